@@ -1,0 +1,74 @@
+import swagger from "@fastify/swagger";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { LoggerOptions } from "pino";
+import { registerBearerAuth } from "./http/auth.js";
+import { errorBody, handleError } from "./http/errors.js";
+import { registerJsonBodyParser } from "./http/json-body.js";
+import { HttpMetrics } from "./http/metrics.js";
+import { openApiOptions } from "./http/openapi.js";
+import { requestIdOf } from "./http/request-id.js";
+import { SHARED_SCHEMAS } from "./http/schemas/index.js";
+import { registerSystemRoutes } from "./http/routes/system.js";
+import { v1Routes } from "./http/routes/v1.js";
+import { createValidators } from "./http/validation.js";
+import type { Services } from "./services.js";
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface AppOptions {
+  logger?: LoggerOptions | boolean;
+}
+
+/** JSON bodies other than file uploads stay well below this. */
+const JSON_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** Builds the HTTP application around ready services; the caller decides when to listen. */
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger:
+      options.logger === undefined
+        ? { level: services.config.server.log_level, redact: ["req.headers.authorization", "req.headers[\"x-api-key\"]"] }
+        : options.logger,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    bodyLimit: JSON_BODY_LIMIT,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(createValidators());
+  registerJsonBodyParser(app, JSON_BODY_LIMIT);
+  app.decorateRequest("principal", null);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send(errorBody(`No route for ${request.method} ${request.url.split("?")[0]}.`, "invalid_request_error", "route_not_found")),
+  );
+
+  const metrics = new HttpMetrics();
+  metrics.instrument(app);
+  await app.register(swagger, openApiOptions(services.config));
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  registerSystemRoutes(app, metrics, services);
+  for (const prefix of ["/v1", "/v1/compat"]) {
+    await app.register(
+      async (scope) => {
+        registerBearerAuth(scope, services.apiKeys);
+        await v1Routes(scope as App, services);
+      },
+      { prefix },
+    );
+  }
+  return app;
+}

@@ -1,0 +1,241 @@
+import type { Kysely, Transaction } from "kysely";
+import type { DatabaseHandle, DialectName } from "../db/connect.js";
+import type { Database, LedgerKind } from "../db/schema.js";
+import { insufficientCredits, notFound } from "../errors.js";
+import { type Clock, unixSeconds } from "../util/clock.js";
+import { newId } from "../util/ids.js";
+
+export interface Reservation {
+  id: string;
+  organizationId: string;
+  amountNanos: number;
+}
+
+export interface EntryDetails {
+  reference?: string | null;
+  memo?: string | null;
+}
+
+export interface Settlement {
+  chargedNanos: number;
+  balanceNanos: number;
+}
+
+/**
+ * Prepaid credits. `organizations.balance_nanos` is what is spendable now: money in the ledger
+ * minus open reservations. Every movement of money is an append-only ledger entry written in the
+ * same transaction as the balance change, and a conditional update keeps the balance ≥ 0 however
+ * many requests or processes race.
+ */
+export class Ledger {
+  private readonly db: Kysely<Database>;
+  private readonly dialect: DialectName;
+
+  constructor(
+    handle: DatabaseHandle,
+    private readonly clock: Clock,
+  ) {
+    this.db = handle.db;
+    this.dialect = handle.dialect;
+  }
+
+  async balance(organizationId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("organizations")
+      .select("balance_nanos")
+      .where("id", "=", organizationId)
+      .executeTakeFirst();
+    if (!row) throw notFound("organization", organizationId);
+    return row.balance_nanos;
+  }
+
+  /** Adds money (top-up, refund, positive adjustment) and returns the new balance. */
+  async credit(
+    organizationId: string,
+    amountNanos: number,
+    kind: Exclude<LedgerKind, "charge">,
+    details: EntryDetails = {},
+  ): Promise<number> {
+    assertAmount(amountNanos);
+    return this.db.transaction().execute(async (tx) => {
+      const row = await tx
+        .updateTable("organizations")
+        .set((eb) => ({ balance_nanos: eb("balance_nanos", "+", amountNanos) }))
+        .where("id", "=", organizationId)
+        .returning("balance_nanos")
+        .executeTakeFirst();
+      if (!row) throw notFound("organization", organizationId);
+      await this.appendEntry(tx, organizationId, kind, amountNanos, row.balance_nanos, details);
+      return row.balance_nanos;
+    });
+  }
+
+  /** Holds `maxNanos` for a piece of work, or throws insufficient_credits. */
+  async reserve(
+    organizationId: string,
+    maxNanos: number,
+    reference: string | null = null,
+  ): Promise<Reservation> {
+    assertAmount(maxNanos);
+    const id = newId("res_");
+    await this.db.transaction().execute(async (tx) => {
+      const held = await tx
+        .updateTable("organizations")
+        .set((eb) => ({ balance_nanos: eb("balance_nanos", "-", maxNanos) }))
+        .where("id", "=", organizationId)
+        .where("balance_nanos", ">=", maxNanos)
+        .returning("balance_nanos")
+        .executeTakeFirst();
+      if (!held) throw insufficientCredits();
+      await tx
+        .insertInto("reservations")
+        .values({
+          id,
+          organization_id: organizationId,
+          amount_nanos: maxNanos,
+          status: "held",
+          charged_nanos: null,
+          reference,
+          created_at: unixSeconds(this.clock),
+          finished_at: null,
+        })
+        .execute();
+    });
+    return { id, organizationId, amountNanos: maxNanos };
+  }
+
+  /**
+   * Charges the real cost and returns the rest of the hold. A cost above the hold (an estimate
+   * that fell short) is charged only as far as the balance reaches, never below zero. Settling
+   * twice charges once.
+   */
+  async settle(
+    reservation: Reservation,
+    actualNanos: number,
+    details: EntryDetails = {},
+  ): Promise<Settlement> {
+    assertAmount(actualNanos);
+    return this.db.transaction().execute(async (tx) => {
+      // Claiming the reservation first takes the write lock (SQLite) / row lock (PostgreSQL).
+      const claimed = await this.finishReservation(tx, reservation.id, "settled");
+      if (!claimed) {
+        return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
+      }
+      const available = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
+      const charged = Math.min(actualNanos, available);
+      const row = await tx
+        .updateTable("organizations")
+        .set((eb) => ({
+          balance_nanos: eb("balance_nanos", "+", reservation.amountNanos - charged),
+        }))
+        .where("id", "=", reservation.organizationId)
+        .returning("balance_nanos")
+        .executeTakeFirstOrThrow();
+      await tx
+        .updateTable("reservations")
+        .set({ charged_nanos: charged })
+        .where("id", "=", reservation.id)
+        .execute();
+      if (charged > 0) {
+        await this.appendEntry(tx, reservation.organizationId, "charge", -charged, row.balance_nanos, {
+          reference: details.reference ?? null,
+          memo: details.memo ?? null,
+        });
+      }
+      return { chargedNanos: charged, balanceNanos: row.balance_nanos };
+    });
+  }
+
+  /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
+  async release(reservation: Reservation): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const claimed = await this.finishReservation(tx, reservation.id, "released");
+      if (!claimed) return;
+      await tx
+        .updateTable("organizations")
+        .set((eb) => ({ balance_nanos: eb("balance_nanos", "+", reservation.amountNanos) }))
+        .where("id", "=", reservation.organizationId)
+        .execute();
+    });
+  }
+
+  /** Releases holds left behind by a process that died mid-request. */
+  async releaseStale(olderThanSeconds: number): Promise<number> {
+    const cutoff = unixSeconds(this.clock) - olderThanSeconds;
+    const stale = await this.db
+      .selectFrom("reservations")
+      .select(["id", "organization_id", "amount_nanos"])
+      .where("status", "=", "held")
+      .where("created_at", "<", cutoff)
+      .execute();
+    for (const row of stale) {
+      await this.release({
+        id: row.id,
+        organizationId: row.organization_id,
+        amountNanos: row.amount_nanos,
+      });
+    }
+    return stale.length;
+  }
+
+  async entries(organizationId: string) {
+    return this.db
+      .selectFrom("ledger_entries")
+      .selectAll()
+      .where("organization_id", "=", organizationId)
+      .orderBy("id")
+      .execute();
+  }
+
+  private async finishReservation(
+    tx: Transaction<Database>,
+    reservationId: string,
+    status: "settled" | "released",
+  ): Promise<boolean> {
+    const result = await tx
+      .updateTable("reservations")
+      .set({ status, finished_at: unixSeconds(this.clock) })
+      .where("id", "=", reservationId)
+      .where("status", "=", "held")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  private async lockedBalance(tx: Transaction<Database>, reservation: Reservation) {
+    const row = await tx
+      .selectFrom("organizations")
+      .select("balance_nanos")
+      .where("id", "=", reservation.organizationId)
+      .$if(this.dialect === "postgres", (q) => q.forUpdate())
+      .executeTakeFirstOrThrow();
+    return row.balance_nanos;
+  }
+
+  private async appendEntry(
+    tx: Transaction<Database>,
+    organizationId: string,
+    kind: LedgerKind,
+    amountNanos: number,
+    balanceAfterNanos: number,
+    details: EntryDetails,
+  ): Promise<void> {
+    await tx
+      .insertInto("ledger_entries")
+      .values({
+        organization_id: organizationId,
+        kind,
+        amount_nanos: amountNanos,
+        balance_after_nanos: balanceAfterNanos,
+        reference: details.reference ?? null,
+        memo: details.memo ?? null,
+        created_at: unixSeconds(this.clock),
+      })
+      .execute();
+  }
+}
+
+function assertAmount(nanos: number): void {
+  if (!Number.isSafeInteger(nanos) || nanos < 0) {
+    throw new RangeError(`amount must be a non-negative whole number of nano-dollars: ${nanos}`);
+  }
+}

@@ -1,0 +1,89 @@
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../config/index.js";
+import { ServiceError } from "../errors.js";
+import { adminCommands } from "./admin.js";
+import { serve } from "./serve.js";
+
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  stdout(line: string): void;
+  stderr(line: string): void;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: sibyl <command> [options]
+
+Commands:
+  serve   [--config F] [--port N] [--host H] [--no-worker]   run the API
+  migrate [--config F]                                       bring the database schema up to date
+  orgs create --name NAME [--credits-usd X]                  → {"organization_id","api_key","api_key_id"}
+  orgs list
+  credits add --org ORG_ID --usd X                           → {"organization_id","balance_dollars"}
+  keys create --org ORG_ID                                   → {"api_key","api_key_id"}
+  keys list --org ORG_ID
+  keys revoke KEY_ID
+
+Every command takes --config FILE (default ./sibyl.yaml when present). Environment overrides:
+SIBYL_CONFIG, SIBYL_PORT, SIBYL_HOST, SIBYL_DATABASE_URL, SIBYL_DATA_DIR.`;
+
+const OPTIONS = {
+  config: { type: "string" },
+  port: { type: "string" },
+  host: { type: "string" },
+  "no-worker": { type: "boolean" },
+  name: { type: "string" },
+  "credits-usd": { type: "string" },
+  org: { type: "string" },
+  usd: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export type CliValues = ReturnType<typeof parse>["values"];
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parse(argv);
+    const [command, ...rest] = positionals;
+    if (values.help || !command) {
+      io.stdout(USAGE);
+      return command || values.help ? 0 : 2;
+    }
+    const port = values.port === undefined ? undefined : parsePort(values.port);
+    const config = loadConfig({
+      file: values.config,
+      env: io.env,
+      overrides: { port, host: values.host },
+    });
+    if (command === "serve") return await serve(config, { worker: !values["no-worker"] });
+    return await adminCommands(command, rest, values, config, io);
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.stderr(`sibyl: ${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof ServiceError || error instanceof RangeError) {
+      io.stderr(`sibyl: ${error.message}`);
+      return 1;
+    }
+    io.stderr(`sibyl: ${(error as Error).stack ?? String(error)}`);
+    return 1;
+  }
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${text}"`);
+  }
+  return port;
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS");
+}

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Value } from "@sinclair/typebox/value";
+import { parse as parseYaml } from "yaml";
+import { BASELINE_MODEL_ID, type Config, defaultModels } from "./resolved.js";
+import { type ConfigFile, ConfigFileSchema } from "./schema.js";
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Explicit --config path; otherwise SIBYL_CONFIG, then ./sibyl.yaml when present. */
+  file?: string | undefined;
+  env: Record<string, string | undefined>;
+  cwd?: string;
+  /** Command-line flags, which win over the file and the environment. */
+  overrides?: { port?: number | undefined; host?: string | undefined };
+}
+
+export function loadConfig(options: LoadConfigOptions): Config {
+  const cwd = options.cwd ?? process.cwd();
+  const file = locateConfigFile(options, cwd);
+  const raw = file ? readConfigFile(file) : {};
+  const withEnv = applyEnvironment(raw, options.env);
+  validate(withEnv);
+  return resolve(withEnv, options, cwd);
+}
+
+function locateConfigFile(options: LoadConfigOptions, cwd: string): string | null {
+  const explicit = options.file ?? options.env.SIBYL_CONFIG;
+  if (explicit) {
+    const full = path.resolve(cwd, explicit);
+    if (!existsSync(full)) throw new ConfigError(`config file not found: ${full}`);
+    return full;
+  }
+  const fallback = path.resolve(cwd, "sibyl.yaml");
+  return existsSync(fallback) ? fallback : null;
+}
+
+function readConfigFile(file: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new ConfigError(`config file ${file} is not valid YAML: ${(error as Error).message}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ConfigError(`config file ${file} must hold a mapping of sections`);
+  }
+  return parsed;
+}
+
+type Mutable = Record<string, unknown>;
+
+function section(root: Mutable, key: string): Mutable {
+  const existing = root[key];
+  if (existing && typeof existing === "object" && !Array.isArray(existing)) {
+    return existing as Mutable;
+  }
+  const created: Mutable = {};
+  root[key] = created;
+  return created;
+}
+
+function applyEnvironment(raw: unknown, env: LoadConfigOptions["env"]): unknown {
+  const root = structuredClone(raw) as Mutable;
+  if (env.SIBYL_PORT !== undefined) {
+    const port = Number(env.SIBYL_PORT);
+    section(root, "server").port = Number.isInteger(port) ? port : env.SIBYL_PORT;
+  }
+  if (env.SIBYL_HOST !== undefined) section(root, "server").host = env.SIBYL_HOST;
+  if (env.SIBYL_DATABASE_URL !== undefined) section(root, "database").url = env.SIBYL_DATABASE_URL;
+  return root;
+}
+
+function validate(value: unknown): asserts value is ConfigFile {
+  const first = Value.Errors(ConfigFileSchema, value).First();
+  if (!first) return;
+  const key = first.path.replace(/^\//, "").replaceAll("/", ".") || "(root)";
+  throw new ConfigError(`invalid configuration at ${key}: ${first.message}`);
+}
+
+function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Config {
+  const dataDir = path.resolve(cwd, options.env.SIBYL_DATA_DIR ?? "./data");
+  const host = options.overrides?.host ?? file.server?.host ?? "127.0.0.1";
+  const port = options.overrides?.port ?? file.server?.port ?? 8080;
+  const models = file.models ?? defaultModels();
+  checkModels(models);
+  const classificationModel = file.classification?.model ?? BASELINE_MODEL_ID;
+  if (
+    classificationModel !== BASELINE_MODEL_ID &&
+    !models.some((m) => m.id === classificationModel)
+  ) {
+    throw new ConfigError(
+      `invalid configuration at classification.model: unknown model "${classificationModel}"`,
+    );
+  }
+  const store = file.files?.store ?? "disk";
+  if (store === "s3" && !file.files?.bucket) {
+    throw new ConfigError("invalid configuration at files.bucket: required when files.store is s3");
+  }
+  return {
+    server: {
+      host,
+      port,
+      public_url: file.server?.public_url ?? `http://${host}:${port}`,
+      log_level: file.server?.log_level ?? "info",
+    },
+    data_dir: dataDir,
+    database: { url: resolveDatabaseUrl(file.database?.url, dataDir, cwd) },
+    files: {
+      store,
+      dir: path.resolve(cwd, file.files?.dir ?? path.join(dataDir, "files")),
+      bucket: file.files?.bucket ?? "",
+      endpoint: file.files?.endpoint ?? null,
+      region: file.files?.region ?? "us-east-1",
+      access_key_id_env: file.files?.access_key_id_env ?? null,
+      secret_access_key_env: file.files?.secret_access_key_env ?? null,
+      force_path_style: file.files?.force_path_style ?? true,
+    },
+    limits: { requests_per_minute: file.limits?.requests_per_minute ?? 120 },
+    models,
+    research: { sources: file.research?.sources ?? {} },
+    classification: {
+      model: classificationModel,
+      cost_usd: file.classification?.cost_usd ?? "0.0005",
+    },
+    batches: {
+      price_multiplier: file.batches?.price_multiplier ?? 0.5,
+      concurrency: file.batches?.concurrency ?? 16,
+    },
+    payments: file.payments ?? null,
+  };
+}
+
+function resolveDatabaseUrl(url: string | undefined, dataDir: string, cwd: string): string {
+  if (!url) return `sqlite:${path.join(dataDir, "sibyl.db")}`;
+  if (!url.startsWith("sqlite:")) return url;
+  const target = url.slice("sqlite:".length);
+  if (target === ":memory:") return url;
+  return `sqlite:${path.resolve(cwd, target)}`;
+}
+
+function checkModels(models: Config["models"]): void {
+  const seen = new Set<string>();
+  models.forEach((model, index) => {
+    if (seen.has(model.id)) {
+      throw new ConfigError(`invalid configuration at models.${index}.id: duplicate id "${model.id}"`);
+    }
+    seen.add(model.id);
+    if (model.provider === "openai" && !model.base_url) {
+      throw new ConfigError(
+        `invalid configuration at models.${index}.base_url: required for provider openai`,
+      );
+    }
+  });
+}

@@ -1,0 +1,52 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+
+export type DialectName = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+const PG_INT8_OID = 20;
+const PG_NUMERIC_OID = 1700;
+
+/** Opens the database named by a `sqlite:<path>` or `postgres://…` URL. */
+export function connectDatabase(url: string): DatabaseHandle {
+  if (url.startsWith("sqlite:")) return connectSqlite(url.slice("sqlite:".length));
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return connectPostgres(url);
+  throw new Error(`unsupported database url: ${url.split(":")[0]}:…`);
+}
+
+function connectSqlite(file: string): DatabaseHandle {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  // Other processes (CLI, workers) may hold the write lock briefly.
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+function connectPostgres(url: string): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // Money and times fit in 53 bits; read them as plain numbers.
+    types: {
+      getTypeParser: (oid: number, format?: "text" | "binary") =>
+        oid === PG_INT8_OID || oid === PG_NUMERIC_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format),
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: "postgres", close: () => db.destroy() };
+}

@@ -1,0 +1,38 @@
+import { type Migration, type MigrationProvider, Migrator } from "kysely";
+import type { DatabaseHandle, DialectName } from "./connect.js";
+import { foundation } from "./migrations/0001_foundation.js";
+
+/** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
+function migrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    "0001_foundation": foundation(dialect),
+  };
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations(this.dialect);
+  }
+}
+
+export interface MigrationOutcome {
+  applied: string[];
+}
+
+/** Brings the schema up to date; safe to run from several processes at once. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationOutcome> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new StaticMigrationProvider(handle.dialect),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`migration ${failed} failed: ${(error as Error).message}`);
+  }
+  return {
+    applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName),
+  };
+}

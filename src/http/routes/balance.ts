@@ -1,0 +1,24 @@
+import type { App } from "../../app.js";
+import { nanosToUsd } from "../../billing/money.js";
+import type { Services } from "../../services.js";
+import { principalOf } from "../auth.js";
+import { withErrors } from "../schemas/common.js";
+import { BalanceSchema } from "../schemas/models.js";
+import { Type } from "@sinclair/typebox";
+
+export function registerBalanceRoutes(app: App, services: Services): void {
+  app.get(
+    "/balance",
+    {
+      schema: {
+        summary: "Credit balance of the caller's organization",
+        tags: ["billing"],
+        response: withErrors({ 200: Type.Ref(BalanceSchema) }),
+      },
+    },
+    async (request) => {
+      const { organizationId } = principalOf(request);
+      return { balance_dollars: nanosToUsd(await services.ledger.balance(organizationId)) };
+    },
+  );
+}

@@ -1,0 +1,32 @@
+import { Type } from "@sinclair/typebox";
+import type { App } from "../../app.js";
+import type { Services } from "../../services.js";
+import { ErrorResponse, withErrors } from "../schemas/common.js";
+import { ModelListSchema, ModelObjectSchema } from "../schemas/models.js";
+
+export function registerModelRoutes(app: App, services: Services): void {
+  app.get(
+    "/models",
+    {
+      schema: {
+        summary: "List models",
+        tags: ["models"],
+        response: withErrors({ 200: Type.Ref(ModelListSchema) }),
+      },
+    },
+    async () => ({ object: "list" as const, data: services.catalogue.list() }),
+  );
+
+  app.get(
+    "/models/:model_id",
+    {
+      schema: {
+        summary: "Retrieve a model",
+        tags: ["models"],
+        params: Type.Object({ model_id: Type.String({ minLength: 1 }) }),
+        response: withErrors({ 200: Type.Ref(ModelObjectSchema), 404: Type.Ref(ErrorResponse) }),
+      },
+    },
+    async (request) => services.catalogue.get(request.params.model_id, "model_id").object,
+  );
+}

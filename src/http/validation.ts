@@ -1,0 +1,250 @@
+import { Ajv, type ErrorObject, type Options } from "ajv";
+import addFormats from "ajv-formats";
+import type { FastifySchemaValidationError } from "fastify/types/schema.js";
+
+/** One item of a FastAPI-shaped 422 `detail` array. */
+export interface ValidationDetail {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+export type RequestPart = "body" | "query" | "path" | "header";
+
+const BASE_OPTIONS: Options = {
+  allErrors: true,
+  removeAdditional: false,
+  useDefaults: true,
+  strict: false,
+  discriminator: true,
+};
+
+/**
+ * Bodies are validated as sent (a string is never a number); query strings, path and headers are
+ * text on the wire and are coerced.
+ */
+export function createValidators() {
+  const body = addFormats.default(new Ajv({ ...BASE_OPTIONS, coerceTypes: false }));
+  const text = addFormats.default(new Ajv({ ...BASE_OPTIONS, coerceTypes: "array" }));
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
+    (httpPart === "body" ? body : text).compile(schema);
+}
+
+export function partName(context: string | undefined): RequestPart {
+  switch (context) {
+    case "querystring":
+      return "query";
+    case "params":
+      return "path";
+    case "headers":
+      return "header";
+    default:
+      return "body";
+  }
+}
+
+type AjvError = ErrorObject | FastifySchemaValidationError;
+
+/** Turns ajv's errors into FastAPI's shape, one entry per problem, unions folded to one line. */
+export function toValidationDetails(
+  errors: AjvError[],
+  part: RequestPart,
+  data: unknown,
+): ValidationDetail[] {
+  const byPath = new Map<string, AjvError[]>();
+  for (const error of errors) {
+    const group = byPath.get(error.instancePath) ?? [];
+    group.push(error);
+    byPath.set(error.instancePath, group);
+  }
+  const details: ValidationDetail[] = [];
+  for (const [instancePath, group] of byPath) {
+    for (const error of foldUnion(group)) {
+      details.push(describe(error, instancePath, part, data));
+    }
+  }
+  return details;
+}
+
+/**
+ * `anyOf` failures report every branch; keep the errors that say something beyond "wrong type"
+ * (a too-long list, a value out of range), else the first non-null type mismatch.
+ */
+function foldUnion(group: AjvError[]): AjvError[] {
+  if (!group.some((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) return group;
+  const branches = group.filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf");
+  const specific = branches.filter((e) => e.keyword !== "type" && e.keyword !== "const");
+  if (specific.length > 0) return specific;
+  const typed = branches.find((e) => e.keyword === "type" && e.params.type !== "null");
+  return [typed ?? group[0] as AjvError];
+}
+
+function pathSegments(instancePath: string): (string | number)[] {
+  if (!instancePath) return [];
+  return instancePath
+    .slice(1)
+    .split("/")
+    .map((raw) => raw.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+}
+
+function valueAt(data: unknown, segments: (string | number)[]): unknown {
+  let current = data;
+  for (const segment of segments) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+const TYPE_NAMES: Record<string, [string, string]> = {
+  string: ["string_type", "Input should be a valid string"],
+  integer: ["int_type", "Input should be a valid integer"],
+  number: ["float_type", "Input should be a valid number"],
+  boolean: ["bool_type", "Input should be a valid boolean"],
+  object: ["dict_type", "Input should be a valid dictionary or object"],
+  array: ["list_type", "Input should be a valid list"],
+  null: ["none_required", "Input should be null"],
+};
+
+function describe(
+  error: AjvError,
+  instancePath: string,
+  part: RequestPart,
+  data: unknown,
+): ValidationDetail {
+  const segments = pathSegments(instancePath);
+  const loc: (string | number)[] = [part, ...segments];
+  const input = valueAt(data, segments);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required": {
+      const field = String(params.missingProperty);
+      return { loc: [...loc, field], msg: "Field required", type: "missing", input };
+    }
+    case "additionalProperties": {
+      const field = String(params.additionalProperty);
+      return {
+        loc: [...loc, field],
+        msg: "Extra inputs are not permitted",
+        type: "extra_forbidden",
+        input: valueAt(input, [field]),
+      };
+    }
+    case "type": {
+      const expected = String(params.type).split(",")[0] ?? "";
+      const [type, msg] = TYPE_NAMES[expected] ?? ["type_error", `Input should be ${expected}`];
+      return { loc, msg, type, input };
+    }
+    case "minimum":
+      return bound(loc, input, "greater_than_equal", "greater than or equal to", "ge", params.limit);
+    case "maximum":
+      return bound(loc, input, "less_than_equal", "less than or equal to", "le", params.limit);
+    case "exclusiveMinimum":
+      return bound(loc, input, "greater_than", "greater than", "gt", params.limit);
+    case "exclusiveMaximum":
+      return bound(loc, input, "less_than", "less than", "lt", params.limit);
+    case "minLength":
+      return {
+        loc,
+        input,
+        type: "string_too_short",
+        msg: `String should have at least ${params.limit} character${params.limit === 1 ? "" : "s"}`,
+        ctx: { min_length: params.limit },
+      };
+    case "maxLength":
+      return {
+        loc,
+        input,
+        type: "string_too_long",
+        msg: `String should have at most ${params.limit} characters`,
+        ctx: { max_length: params.limit },
+      };
+    case "minItems":
+      return {
+        loc,
+        input,
+        type: "too_short",
+        msg: `List should have at least ${params.limit} item${params.limit === 1 ? "" : "s"}`,
+        ctx: { min_length: params.limit },
+      };
+    case "maxItems":
+      return {
+        loc,
+        input,
+        type: "too_long",
+        msg: `List should have at most ${params.limit} items`,
+        ctx: { max_length: params.limit },
+      };
+    case "enum": {
+      const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
+      return {
+        loc,
+        input,
+        type: "enum",
+        msg: `Input should be ${allowed.join(" or ")}`,
+        ctx: { expected: allowed.join(", ") },
+      };
+    }
+    case "const":
+      return {
+        loc,
+        input,
+        type: "literal_error",
+        msg: `Input should be ${JSON.stringify(params.allowedValue)}`,
+        ctx: { expected: JSON.stringify(params.allowedValue) },
+      };
+    case "format":
+      return {
+        loc,
+        input,
+        type: "value_error",
+        msg: `Input should be a valid ${params.format}`,
+        ctx: { format: params.format },
+      };
+    case "pattern":
+      return {
+        loc,
+        input,
+        type: "string_pattern_mismatch",
+        msg: `String should match pattern '${params.pattern}'`,
+        ctx: { pattern: params.pattern },
+      };
+    default:
+      return { loc, input, type: "value_error", msg: error.message ?? "Invalid value" };
+  }
+}
+
+function bound(
+  loc: (string | number)[],
+  input: unknown,
+  type: string,
+  words: string,
+  key: string,
+  limit: unknown,
+): ValidationDetail {
+  return { loc, input, type, msg: `Input should be ${words} ${limit}`, ctx: { [key]: limit } };
+}
+
+/** A request body that is not JSON; reported as FastAPI's `json_invalid`. */
+export class InvalidJsonError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(message);
+    this.name = "InvalidJsonError";
+  }
+
+  toDetail(): ValidationDetail {
+    return {
+      loc: ["body", this.position],
+      msg: "JSON decode error",
+      type: "json_invalid",
+      input: {},
+      ctx: { error: this.message },
+    };
+  }
+}
