@@ -1,0 +1,1 @@
+export { type BaselineOptions, createBaselineProvider } from "./provider.js";

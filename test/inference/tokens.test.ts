@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { countChatTokens, countTextTokens, truncateToTokens } from "../../src/inference/tokens.js";
+
+describe("token counting", () => {
+  it("counts text tokens with o200k_base", () => {
+    expect(countTextTokens("")).toBe(0);
+    expect(countTextTokens("hello world")).toBe(2);
+  });
+
+  it("counts special-token strings in user text as plain text", () => {
+    expect(countTextTokens("<|endoftext|>")).toBeGreaterThan(1);
+  });
+
+  it("adds a per-message overhead to chats", () => {
+    const content = "Will it rain tomorrow?";
+    const one = countChatTokens([{ role: "user", content }]);
+    expect(one).toBe(countTextTokens(content) + 4 + 3);
+    const two = countChatTokens([
+      { role: "system", content: "" },
+      { role: "user", content },
+    ]);
+    expect(two).toBe(one + 4);
+  });
+
+  it("truncates to a token budget", () => {
+    expect(truncateToTokens("hello world", 5)).toEqual({ text: "hello world", truncated: false });
+    expect(truncateToTokens("hello world", 1)).toEqual({ text: "hello", truncated: true });
+    expect(truncateToTokens("hello", 0)).toEqual({ text: "", truncated: true });
+  });
+});
