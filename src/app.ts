@@ -1,7 +1,11 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawServerDefault,
+} from "fastify";
 import type { LoggerOptions } from "pino";
 import { registerBearerAuth } from "./http/auth.js";
 import { errorBody, handleError } from "./http/errors.js";
@@ -9,10 +13,10 @@ import { registerJsonBodyParser } from "./http/json-body.js";
 import { HttpMetrics } from "./http/metrics.js";
 import { openApiOptions } from "./http/openapi.js";
 import { requestIdOf } from "./http/request-id.js";
-import { SHARED_SCHEMAS } from "./http/schemas/index.js";
 import { registerSystemRoutes } from "./http/routes/system.js";
 import { v1Routes } from "./http/routes/v1.js";
-import { createValidators } from "./http/validation.js";
+import { SHARED_SCHEMAS } from "./http/schemas/index.js";
+import { createValidatorCompiler } from "./http/validation.js";
 import type { Services } from "./services.js";
 
 export type App = FastifyInstance<
@@ -35,7 +39,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const app = Fastify({
     logger:
       options.logger === undefined
-        ? { level: services.config.server.log_level, redact: ["req.headers.authorization", "req.headers[\"x-api-key\"]"] }
+        ? {
+            level: services.config.server.log_level,
+            redact: ["req.headers.authorization", 'req.headers["x-api-key"]'],
+          }
         : options.logger,
     genReqId: requestIdOf,
     requestIdHeader: false,
@@ -43,7 +50,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(createValidators());
+  app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   registerJsonBodyParser(app, JSON_BODY_LIMIT);
   app.decorateRequest("principal", null);
   app.addHook("onRequest", async (request, reply) => {
@@ -53,10 +60,16 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.setNotFoundHandler((request, reply) =>
     reply
       .status(404)
-      .send(errorBody(`No route for ${request.method} ${request.url.split("?")[0]}.`, "invalid_request_error", "route_not_found")),
+      .send(
+        errorBody(
+          `No route for ${request.method} ${request.url.split("?")[0]}.`,
+          "invalid_request_error",
+          "route_not_found",
+        ),
+      ),
   );
 
-  const metrics = new HttpMetrics();
+  const metrics = new HttpMetrics(services.metrics.registry);
   metrics.instrument(app);
   await app.register(swagger, openApiOptions(services.config));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);

@@ -1,10 +1,16 @@
 import { ApiKeys } from "./auth/api-keys.js";
 import { Organizations } from "./auth/organizations.js";
 import { Ledger } from "./billing/ledger.js";
+import { describeBaselineForecast, QuestionClassifier } from "./completions/forecast-step.js";
+import { CompletionPipeline } from "./completions/pipeline.js";
+import type { CompletionService } from "./completions/types.js";
 import type { Config } from "./config/index.js";
 import { connectDatabase, type DatabaseHandle } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
+import { ProviderRegistry } from "./inference/registry.js";
+import { RateLimiter } from "./limits/rate-limiter.js";
 import { ModelCatalogue } from "./models/catalogue.js";
+import { ServiceMetrics } from "./observability/metrics.js";
 import { type Clock, systemClock } from "./util/clock.js";
 
 /** Everything the routes and workers use, built once from the configuration. */
@@ -12,20 +18,29 @@ export interface Services {
   config: Config;
   clock: Clock;
   database: DatabaseHandle;
+  metrics: ServiceMetrics;
   organizations: Organizations;
   apiKeys: ApiKeys;
   ledger: Ledger;
   catalogue: ModelCatalogue;
+  providers: ProviderRegistry;
+  rateLimiter: RateLimiter;
+  completions: CompletionService;
   close(): Promise<void>;
 }
 
 export interface ServiceOptions {
   clock?: Clock;
+  /** Where `*_env` settings (upstream API keys) are read; default the process environment. */
+  env?: Record<string, string | undefined>;
   /** Run migrations before use (default true; `sibyl migrate` runs them on its own). */
   migrate?: boolean;
 }
 
-export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+export async function createServices(
+  config: Config,
+  options: ServiceOptions = {},
+): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const database = connectDatabase(config.database.url);
   try {
@@ -34,14 +49,37 @@ export async function createServices(config: Config, options: ServiceOptions = {
     await database.close();
     throw error;
   }
+  const metrics = new ServiceMetrics();
+  const ledger = new Ledger(database, clock);
+  const catalogue = new ModelCatalogue(config.models);
+  const providers = new ProviderRegistry(config.models, {
+    env: options.env ?? process.env,
+    describeForecast: describeBaselineForecast,
+  });
+  const completions = new CompletionPipeline({
+    config,
+    clock,
+    catalogue,
+    providers,
+    ledger,
+    metrics,
+    classifier: new QuestionClassifier(config, providers),
+  });
   return {
     config,
     clock,
     database,
+    metrics,
     organizations: new Organizations(database.db, clock),
     apiKeys: new ApiKeys(database.db, clock),
-    ledger: new Ledger(database, clock),
-    catalogue: new ModelCatalogue(config.models),
-    close: () => database.close(),
+    ledger,
+    catalogue,
+    providers,
+    rateLimiter: new RateLimiter(database.db, clock, config.limits.requests_per_minute),
+    completions,
+    close: async () => {
+      await providers.close();
+      await database.close();
+    },
   };
 }

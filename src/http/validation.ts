@@ -1,15 +1,10 @@
-import { Ajv, type ErrorObject, type Options } from "ajv";
+import { Ajv, type AnySchema, type ErrorObject, type Options } from "ajv";
 import addFormats from "ajv-formats";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 
-/** One item of a FastAPI-shaped 422 `detail` array. */
-export interface ValidationDetail {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-  input: unknown;
-  ctx?: Record<string, unknown>;
-}
+import type { ValidationDetail } from "../error-responses.js";
+
+export type { ValidationDetail };
 
 export type RequestPart = "body" | "query" | "path" | "header";
 
@@ -23,13 +18,24 @@ const BASE_OPTIONS: Options = {
 
 /**
  * Bodies are validated as sent (a string is never a number); query strings, path and headers are
- * text on the wire and are coerced.
+ * text on the wire and are coerced. The validators are built on first use, once every shared
+ * `$id` schema has been added to the app.
  */
-export function createValidators() {
-  const body = addFormats.default(new Ajv({ ...BASE_OPTIONS, coerceTypes: false }));
-  const text = addFormats.default(new Ajv({ ...BASE_OPTIONS, coerceTypes: "array" }));
-  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
-    (httpPart === "body" ? body : text).compile(schema);
+export function createValidatorCompiler(sharedSchemas: () => Record<string, unknown>) {
+  let validators: { body: Ajv; text: Ajv } | null = null;
+  const build = () => {
+    const body = addFormats.default(new Ajv({ ...BASE_OPTIONS, coerceTypes: false }));
+    const text = addFormats.default(new Ajv({ ...BASE_OPTIONS, coerceTypes: "array" }));
+    for (const schema of Object.values(sharedSchemas())) {
+      body.addSchema(schema as AnySchema);
+      text.addSchema(schema as AnySchema);
+    }
+    return { body, text };
+  };
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) => {
+    validators ??= build();
+    return (httpPart === "body" ? validators.body : validators.text).compile(schema);
+  };
 }
 
 export function partName(context: string | undefined): RequestPart {
@@ -78,7 +84,7 @@ function foldUnion(group: AjvError[]): AjvError[] {
   const specific = branches.filter((e) => e.keyword !== "type" && e.keyword !== "const");
   if (specific.length > 0) return specific;
   const typed = branches.find((e) => e.keyword === "type" && e.params.type !== "null");
-  return [typed ?? group[0] as AjvError];
+  return [typed ?? (group[0] as AjvError)];
 }
 
 function pathSegments(instancePath: string): (string | number)[] {
@@ -139,7 +145,14 @@ function describe(
       return { loc, msg, type, input };
     }
     case "minimum":
-      return bound(loc, input, "greater_than_equal", "greater than or equal to", "ge", params.limit);
+      return bound(
+        loc,
+        input,
+        "greater_than_equal",
+        "greater than or equal to",
+        "ge",
+        params.limit,
+      );
     case "maximum":
       return bound(loc, input, "less_than_equal", "less than or equal to", "le", params.limit);
     case "exclusiveMinimum":

@@ -1,10 +1,10 @@
+import { Type } from "@sinclair/typebox";
 import type { App } from "../../app.js";
 import { nanosToUsd } from "../../billing/money.js";
 import type { Services } from "../../services.js";
 import { principalOf } from "../auth.js";
 import { withErrors } from "../schemas/common.js";
 import { BalanceSchema } from "../schemas/models.js";
-import { Type } from "@sinclair/typebox";
 
 export function registerBalanceRoutes(app: App, services: Services): void {
   app.get(

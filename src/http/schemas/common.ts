@@ -21,7 +21,10 @@ export const ErrorResponse = Type.Object(
       ),
     ]),
   },
-  { $id: "ErrorResponse", description: "Every error: OpenAI-style `error` plus FastAPI-style `detail`." },
+  {
+    $id: "ErrorResponse",
+    description: "Every error: OpenAI-style `error` plus FastAPI-style `detail`.",
+  },
 );
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,5 +1,28 @@
+import {
+  ChatCompletionRequestSchema,
+  ChatMessageSchema,
+  CompletionRequestSchema,
+  ResearchOptionsSchema,
+} from "../../completions/schema.js";
 import { ErrorResponse } from "./common.js";
+import {
+  ChatCompletionResponseSchema,
+  CompletionResponseSchema,
+  UsageSchema,
+} from "./completions.js";
 import { BalanceSchema, ModelListSchema, ModelObjectSchema } from "./models.js";
 
 /** Schemas with an `$id`: added once at the root so `$ref`s resolve and become OpenAPI components. */
-export const SHARED_SCHEMAS = [ErrorResponse, ModelObjectSchema, ModelListSchema, BalanceSchema];
+export const SHARED_SCHEMAS = [
+  ErrorResponse,
+  ModelObjectSchema,
+  ModelListSchema,
+  BalanceSchema,
+  ChatMessageSchema,
+  ResearchOptionsSchema,
+  ChatCompletionRequestSchema,
+  CompletionRequestSchema,
+  UsageSchema,
+  ChatCompletionResponseSchema,
+  CompletionResponseSchema,
+];

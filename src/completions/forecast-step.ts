@@ -1,0 +1,109 @@
+import type { Config } from "../config/index.js";
+import { BASELINE_MODEL_ID } from "../config/index.js";
+import {
+  baselineForecast,
+  baselineProse,
+  classificationMessages,
+  classifyByRules,
+  extractAnswer,
+  formatAnswerTag,
+  formatOptionsTag,
+  guidanceFor,
+  parseAnswerType,
+  parseClassification,
+  parseOptions,
+  repairPrompt,
+} from "../forecast/index.js";
+import type { AnswerType, OptionMap } from "../forecast/types.js";
+import type { ForecastHint } from "../inference/provider.js";
+import type { ProviderRegistry } from "../inference/registry.js";
+import type { ServiceMetrics } from "../observability/metrics.js";
+
+/** What the caller asked to get back in answer tags, settled before the model runs. */
+export interface ForecastPlan {
+  type: AnswerType;
+  options: OptionMap | null;
+  question: string;
+  /** Classified on the server (`answer_type: auto`): the classification fee applies. */
+  classified: boolean;
+  /** Text completions carry the options tag before a multiple-choice answer. */
+  withOptionsTag: boolean;
+}
+
+/** Classifies questions for `answer_type: auto`: the configured model, else deterministic rules. */
+export class QuestionClassifier {
+  constructor(
+    private readonly config: Config,
+    private readonly providers: ProviderRegistry,
+  ) {}
+
+  async classify(question: string, signal: AbortSignal | undefined): Promise<AnswerType> {
+    const model = this.config.models.find((m) => m.id === this.config.classification.model);
+    if (this.config.classification.model === BASELINE_MODEL_ID || model?.provider !== "openai") {
+      return classifyByRules(question);
+    }
+    try {
+      const result = await this.providers.get(model.id).complete({
+        input: { kind: "chat", messages: classificationMessages(question) },
+        params: { n: 1, temperature: 0, max_tokens: 16 },
+        ...(signal ? { signal } : {}),
+      });
+      return parseClassification(result.choices[0]?.text ?? "") ?? classifyByRules(question);
+    } catch {
+      // The rules are the documented fallback whenever the classification model cannot answer.
+      return classifyByRules(question);
+    }
+  }
+}
+
+export async function planForecast(
+  answerType: string | null | undefined,
+  question: string,
+  textCompletion: boolean,
+  classifier: QuestionClassifier,
+  signal: AbortSignal | undefined,
+): Promise<ForecastPlan | null> {
+  if (!answerType) return null;
+  const requested = parseAnswerType(answerType);
+  if (!requested) return null;
+  const classified = requested === "auto";
+  const type = classified ? await classifier.classify(question, signal) : requested;
+  return {
+    type,
+    options: parseOptions(question),
+    question,
+    classified,
+    withOptionsTag: textCompletion && type === "multiple_choice",
+  };
+}
+
+export function guidanceMessage(plan: ForecastPlan): string {
+  return guidanceFor(plan.type, plan.options);
+}
+
+export function repairMessage(plan: ForecastPlan): string {
+  return repairPrompt(plan.type, plan.options);
+}
+
+export type AnswerOutcome = "extracted" | "repaired" | "failed";
+
+/** Reads the forecast out of a reply; the text to append (tags) or null when none was found. */
+export function answerSuffix(plan: ForecastPlan, reply: string): string | null {
+  const answer = extractAnswer(plan.type, reply, plan.options);
+  if (!answer) return null;
+  const options = plan.withOptionsTag && plan.options ? formatOptionsTag(plan.options) : "";
+  return `\n\n${options}${formatAnswerTag(answer)}`;
+}
+
+export function countAnswer(
+  metrics: ServiceMetrics,
+  plan: ForecastPlan,
+  outcome: AnswerOutcome,
+): void {
+  metrics.answers.inc({ answer_type: plan.type, outcome });
+}
+
+/** The built-in baseline's forecast sentence: the null-model answer, stated so it parses back. */
+export function describeBaselineForecast(hint: ForecastHint): string {
+  return baselineProse(baselineForecast(hint.answerType, hint.question, hint.options ?? null));
+}

@@ -1,0 +1,17 @@
+import type { Ledger } from "../billing/ledger.js";
+import type { Config } from "../config/index.js";
+import type { ProviderRegistry } from "../inference/registry.js";
+import type { ModelCatalogue } from "../models/catalogue.js";
+import type { ServiceMetrics } from "../observability/metrics.js";
+import type { Clock } from "../util/clock.js";
+import type { QuestionClassifier } from "./forecast-step.js";
+
+export interface PipelineDeps {
+  config: Config;
+  clock: Clock;
+  catalogue: ModelCatalogue;
+  providers: ProviderRegistry;
+  ledger: Ledger;
+  classifier: QuestionClassifier;
+  metrics: ServiceMetrics;
+}

@@ -1,0 +1,129 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { ANSWER_TYPES } from "../forecast/types.js";
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const ChatMessageSchema = Type.Object(
+  {
+    role: Type.Union([Type.Literal("system"), Type.Literal("user"), Type.Literal("assistant")], {
+      description: "author role",
+    }),
+    content: Type.String({ description: "message text" }),
+  },
+  { $id: "ChatMessage" },
+);
+
+export const ResearchSourceNames = ["web_search", "news_search"] as const;
+export type ResearchSourceName = (typeof ResearchSourceNames)[number];
+
+export const ResearchOptionsSchema = Type.Object(
+  {
+    sources: Type.Optional(
+      Type.Array(Type.Union(ResearchSourceNames.map((name) => Type.Literal(name))), {
+        uniqueItems: true,
+        description: "research providers to use; each is billed separately",
+      }),
+    ),
+  },
+  { additionalProperties: false, $id: "ResearchOptions" },
+);
+
+/** Both letter cases of every answer type, plus `auto`. */
+const ANSWER_TYPE_VALUES = [
+  ...ANSWER_TYPES,
+  ...ANSWER_TYPES.map((type) => type.toUpperCase()),
+  "auto",
+  "AUTO",
+];
+
+/** Fields shared by chat and text completions (interface 2.2, 2.8). */
+const commonFields = {
+  model: Type.String({ minLength: 1, description: "model id" }),
+  temperature: Type.Optional(
+    Nullable(
+      Type.Number({ minimum: 0, maximum: 2, default: 0.6, description: "sampling temperature" }),
+    ),
+  ),
+  max_tokens: Type.Optional(
+    Nullable(Type.Integer({ minimum: 1, description: "maximum tokens to generate" })),
+  ),
+  top_p: Type.Optional(
+    Nullable(Type.Number({ minimum: 0, maximum: 1, description: "nucleus sampling" })),
+  ),
+  top_k: Type.Optional(
+    Nullable(
+      Type.Integer({ minimum: -1, description: "number of top tokens considered (-1: all)" }),
+    ),
+  ),
+  min_p: Type.Optional(
+    Nullable(Type.Number({ minimum: 0, maximum: 1, description: "minimum token probability" })),
+  ),
+  reasoning_effort: Type.Optional(
+    Nullable(Type.Union([Type.Literal("low"), Type.Literal("medium"), Type.Literal("high")])),
+  ),
+  stream: Type.Optional(Nullable(Type.Boolean({ default: false }))),
+  stream_options: Type.Optional(
+    Nullable(Type.Object({ include_usage: Type.Optional(Nullable(Type.Boolean())) })),
+  ),
+  n: Type.Optional(
+    Nullable(
+      Type.Integer({ minimum: 1, maximum: 64, default: 1, description: "number of choices" }),
+    ),
+  ),
+  stop: Type.Optional(
+    Nullable(
+      Type.Union([
+        Type.String(),
+        Type.Array(Type.String(), { maxItems: 4, description: "up to 4 stop sequences" }),
+      ]),
+    ),
+  ),
+  seed: Type.Optional(Nullable(Type.Integer())),
+  research: Type.Optional(Nullable(Type.Union([Type.Boolean(), Type.Ref(ResearchOptionsSchema)]))),
+  answer_type: Type.Optional(
+    Nullable(
+      Type.Union(
+        ANSWER_TYPE_VALUES.map((value) => Type.Literal(value)),
+        {
+          description:
+            "binary, multiple_choice, continuous, continuous_value_only, free_response or auto (either letter case)",
+        },
+      ),
+    ),
+  ),
+};
+
+export const ChatCompletionRequestSchema = Type.Object(
+  {
+    ...commonFields,
+    messages: Type.Array(Type.Ref(ChatMessageSchema), { minItems: 1 }),
+    prediction_date: Type.Optional(
+      Nullable(
+        Type.Union([Type.String({ format: "date-time" }), Type.String({ format: "date" })], {
+          description: "as-of date (ISO 8601): the model's today and the research cutoff",
+        }),
+      ),
+    ),
+  },
+  { $id: "ChatCompletionRequest" },
+);
+
+export const CompletionRequestSchema = Type.Object(
+  {
+    ...commonFields,
+    prompt: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1 })]),
+  },
+  { $id: "CompletionRequest" },
+);
+
+/** Shapes as validated (refs resolved by hand, since `Static` does not follow `$ref`). */
+export type ChatMessageBody = Static<typeof ChatMessageSchema>;
+export type ResearchOptionsBody = Static<typeof ResearchOptionsSchema>;
+type Resolve<T> = Omit<T, "messages" | "research"> & {
+  research?: boolean | ResearchOptionsBody | null;
+};
+export type ChatCompletionBody = Resolve<Static<typeof ChatCompletionRequestSchema>> & {
+  messages: ChatMessageBody[];
+};
+export type CompletionBody = Resolve<Static<typeof CompletionRequestSchema>>;

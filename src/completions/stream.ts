@@ -1,0 +1,149 @@
+import type { Reservation } from "../billing/ledger.js";
+import { UpstreamError } from "../inference/errors.js";
+import type { FinishReason, ProviderUsage, StreamEvent } from "../inference/provider.js";
+import { countAnswer } from "./forecast-step.js";
+import type { PipelineDeps } from "./pipeline-deps.js";
+import { type CompletionPlan, inferenceRequest } from "./plan.js";
+import { answerReply } from "./repair.js";
+import type { ChatCompletionChunk, CompletionCaller, TextCompletionChunk, Usage } from "./types.js";
+import { billFor, countedUsage, UsageTally, usageObject } from "./usage.js";
+
+type Kind = "chat" | "text";
+type ChunkOf<K extends Kind> = K extends "chat" ? ChatCompletionChunk : TextCompletionChunk;
+
+interface Delta {
+  role?: "assistant";
+  content?: string;
+  thinking?: string;
+}
+
+/**
+ * Starts the upstream stream (errors up to its first byte are ordinary request errors) and
+ * returns the chunks to send. Whatever ends the stream, the hold is settled exactly once: to the
+ * tokens generated when it ends or the client leaves, or released when the upstream failed.
+ */
+export async function streamCompletion<K extends Kind>(
+  deps: PipelineDeps,
+  caller: CompletionCaller,
+  plan: CompletionPlan,
+  hold: Reservation,
+  kind: K,
+): Promise<AsyncIterable<ChunkOf<K>>> {
+  let events: AsyncIterable<StreamEvent>;
+  try {
+    events = await plan.provider.stream(inferenceRequest(plan, caller.signal));
+  } catch (error) {
+    await deps.ledger.release(hold);
+    throw error;
+  }
+  return relay(deps, caller, plan, hold, kind, events) as AsyncIterable<ChunkOf<K>>;
+}
+
+async function* relay(
+  deps: PipelineDeps,
+  caller: CompletionCaller,
+  plan: CompletionPlan,
+  hold: Reservation,
+  kind: Kind,
+  events: AsyncIterable<StreamEvent>,
+): AsyncGenerator<ChatCompletionChunk | TextCompletionChunk> {
+  const texts = new Map<number, string>();
+  const thoughts = new Map<number, string>();
+  const tally = new UsageTally();
+  let reported: ProviderUsage | null = null;
+  let done = false;
+
+  const chunk = (index: number, delta: Delta, finish: FinishReason | null = null) =>
+    kind === "chat"
+      ? chatChunk(plan, [{ index, delta, finish_reason: finish }])
+      : textChunk(plan, [{ index, text: delta.content ?? "", finish_reason: finish }]);
+
+  const settle = async (): Promise<Usage> => {
+    done = true;
+    const generated = [...texts.entries()].map(([index, text]) => ({
+      text,
+      thinking: thoughts.get(index) ?? null,
+    }));
+    tally.add(reported ?? countedUsage(plan, generated));
+    const bill = billFor(plan, tally);
+    await deps.ledger.settle(hold, bill.totalNanos, { reference: plan.id, memo: plan.model });
+    return usageObject(plan, tally, bill);
+  };
+
+  try {
+    for await (const event of events) {
+      if (event.type === "usage") {
+        reported = event.usage;
+        continue;
+      }
+      const { index } = event;
+      const first = !texts.has(index);
+      if (first) texts.set(index, "");
+      if (event.type === "delta") {
+        texts.set(index, (texts.get(index) ?? "") + (event.text ?? ""));
+        if (event.thinking) thoughts.set(index, (thoughts.get(index) ?? "") + event.thinking);
+        yield chunk(index, {
+          ...(first ? { role: "assistant" as const } : {}),
+          ...(event.text ? { content: event.text } : {}),
+          ...(event.thinking ? { thinking: event.thinking } : {}),
+        });
+        continue;
+      }
+      if (first && kind === "chat") yield chunk(index, { role: "assistant", content: "" });
+      const promptIndex = Math.floor(index / (plan.params.n || 1));
+      const answered = await answerReply(plan, promptIndex, texts.get(index) ?? "", caller.signal);
+      if (answered && plan.forecast) {
+        countAnswer(deps.metrics, plan.forecast, answered.outcome);
+        if (answered.repairUsage) tally.add(answered.repairUsage);
+        if (answered.suffix) {
+          texts.set(index, (texts.get(index) ?? "") + answered.suffix);
+          yield chunk(index, { content: answered.suffix });
+        }
+      }
+      yield chunk(index, {}, event.finishReason);
+    }
+    const usage = await settle();
+    if (plan.includeUsageInStream) {
+      yield kind === "chat" ? { ...chatChunk(plan, []), usage } : { ...textChunk(plan, []), usage };
+    }
+  } catch (error) {
+    if (error instanceof UpstreamError && error.failure === "aborted") {
+      if (!done) await settle();
+      return;
+    }
+    if (!done) {
+      done = true;
+      await deps.ledger.release(hold);
+    }
+    throw error;
+  } finally {
+    // The consumer stopped reading (client gone): charge what was generated until then.
+    if (!done) await settle();
+  }
+}
+
+function chatChunk(
+  plan: CompletionPlan,
+  choices: ChatCompletionChunk["choices"],
+): ChatCompletionChunk {
+  return {
+    id: plan.id,
+    object: "chat.completion.chunk",
+    created: plan.created,
+    model: plan.model,
+    choices,
+  };
+}
+
+function textChunk(
+  plan: CompletionPlan,
+  choices: TextCompletionChunk["choices"],
+): TextCompletionChunk {
+  return {
+    id: plan.id,
+    object: "text_completion",
+    created: plan.created,
+    model: plan.model,
+    choices,
+  };
+}

@@ -1,0 +1,43 @@
+import type { ForecastAnswer, OptionMap } from "../types.js";
+import { choiceLines } from "./choice-lines.js";
+import { findJsonObjects, withNested } from "./json-objects.js";
+import { letterForLabel } from "./option-labels.js";
+import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
+import { plainText } from "./reply-text.js";
+import { type ChoiceEntry, rawNumberFrom, toChoiceProbabilities } from "./validate.js";
+
+/** Objects keyed by options: {"A": 0.2}, {"Option A": "20%"}, {"Red": 20}. */
+function jsonChoices(text: string, options: OptionMap | null): ChoiceEntry[][] {
+  const found: ChoiceEntry[][] = [];
+  for (const { value } of findJsonObjects(text)) {
+    for (const object of withNested(value)) {
+      const entries: ChoiceEntry[] = [];
+      for (const [key, inner] of Object.entries(object)) {
+        const letter = letterForLabel(key, options);
+        const raw = rawNumberFrom(inner);
+        if (letter !== null && raw !== null) entries.push({ letter, raw });
+      }
+      if (entries.length > 0) found.push(entries);
+    }
+  }
+  return found;
+}
+
+/** Option probabilities from the most explicit statement in `text`. */
+export function extractChoices(text: string, options: OptionMap | null): Outcome<ForecastAnswer> {
+  const plain = plainText(text);
+  const outcome = resolveTiers<ChoiceEntry[], Record<string, number>>(
+    [
+      { decisive: true, find: () => jsonChoices(plain, options) },
+      {
+        decisive: true,
+        find: () => {
+          const entries = choiceLines(plain, options);
+          return entries.length > 0 ? [entries] : [];
+        },
+      },
+    ],
+    (entries) => toChoiceProbabilities(entries, options),
+  );
+  return mapOutcome(outcome, (probabilities) => ({ type: "multiple_choice", probabilities }));
+}

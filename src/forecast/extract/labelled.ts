@@ -1,0 +1,39 @@
+import { type NumberToken, readNumberAt } from "../numbers.js";
+
+/** A figure written after a label ("Probability: 62%", "mean 42.5"). */
+export interface Labelled<T> {
+  figure: T;
+  /** Where the label starts, to order figures found by different patterns. */
+  index: number;
+  /** The label ended with ":" or "=", the way final answers are written. */
+  strong: boolean;
+}
+
+/** Figures right after each match of `label` (a global pattern ending at its separator). */
+export function labelledFigures<T>(
+  text: string,
+  label: RegExp,
+  read: (text: string, index: number) => T | null,
+): Labelled<T>[] {
+  const found: Labelled<T>[] = [];
+  for (const match of text.matchAll(label)) {
+    const figure = read(text, match.index + match[0].length);
+    if (figure !== null) {
+      found.push({ figure, index: match.index, strong: /[:=]\s*$/.test(match[0]) });
+    }
+  }
+  return found;
+}
+
+export function labelledNumbers(text: string, label: RegExp): Labelled<NumberToken>[] {
+  return labelledFigures(text, label, readNumberAt);
+}
+
+/**
+ * The figures worth trusting, in order: those after "label:" when there are any, since prose
+ * mentions ("would mean 3 more launches") are written without a colon.
+ */
+export function strongest<T>(found: Labelled<T>[]): T[] {
+  const strong = found.filter((entry) => entry.strong);
+  return (strong.length > 0 ? strong : found).map((entry) => entry.figure);
+}

@@ -1,0 +1,22 @@
+// Labels of the figures that describe a quantity forecast. Each is a global pattern that ends
+// at its separator, for `labelledNumbers`.
+
+const TAIL = String.raw`(?!\w)(?:\s*\([^)\n]{0,30}\))?\s*(?:[:=≈~]|\bis\b|\bof\b|\bat\b|[-–—])?`;
+
+function label(words: string): RegExp {
+  return new RegExp(String.raw`(?<![\w])(?:${words})${TAIL}`, "gi");
+}
+
+export const MEAN_LABEL = label(
+  String.raw`mean|average|expected[\s_]+value|expectation|point[\s_]+estimate|best[\s_]+estimate|central[\s_]+estimate|μ|mu`,
+);
+
+export const MEDIAN_LABEL = label("median");
+
+export const STANDARD_DEVIATION_LABEL = label(
+  String.raw`standard[\s_-]*deviation|std\.?[\s_-]*dev(?:iation)?\.?|stdev|stddev|std|sd|sigma|σ`,
+);
+
+export const ANSWER_LABEL = label(
+  String.raw`(?:final[\s_]+)?(?:answer|prediction|forecast|estimate|value)`,
+);

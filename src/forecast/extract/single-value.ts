@@ -1,0 +1,41 @@
+import { withoutDates } from "../numbers.js";
+import type { ForecastAnswer } from "../types.js";
+import { labelledNumbers, strongest } from "./labelled.js";
+import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
+import { normalFromPercentiles, percentileLines } from "./percentiles.js";
+import { jsonValues } from "./quantity-json.js";
+import { ANSWER_LABEL, MEAN_LABEL, MEDIAN_LABEL } from "./quantity-labels.js";
+import { lastQuantity, lastRange, plusMinus } from "./quantity-prose.js";
+import { plainText } from "./reply-text.js";
+
+function present(value: number | null | undefined): number[] {
+  return value === null || value === undefined ? [] : [value];
+}
+
+/** One number from the most explicit statement in `text`. */
+export function extractSingleValue(text: string): Outcome<ForecastAnswer> {
+  const plain = plainText(text);
+  const prose = withoutDates(plain);
+  const labelled = (label: RegExp) => () =>
+    strongest(labelledNumbers(prose, label)).map((token) => token.value);
+  const outcome = resolveTiers<number, number>(
+    [
+      { decisive: true, find: () => jsonValues(plain) },
+      { decisive: true, find: labelled(ANSWER_LABEL) },
+      { decisive: true, find: labelled(MEAN_LABEL) },
+      { decisive: true, find: labelled(MEDIAN_LABEL) },
+      { decisive: true, find: () => present(plusMinus(prose)?.mean) },
+      { decisive: true, find: () => present(normalFromPercentiles(percentileLines(prose)).mean) },
+      {
+        decisive: true,
+        find: () => {
+          const range = lastRange(prose);
+          return present(range === null ? null : (range.low + range.high) / 2);
+        },
+      },
+      { decisive: true, find: () => present(lastQuantity(prose)?.value) },
+    ],
+    (value) => (Number.isFinite(value) ? value : null),
+  );
+  return mapOutcome(outcome, (value) => ({ type: "continuous_value_only", value }));
+}

@@ -1,0 +1,121 @@
+/** A number as written in text, and where it stands. */
+export interface NumberToken {
+  value: number;
+  /** Written with "%" or "percent". */
+  percent: boolean;
+  /** Written as a plain integer: no sign, separators, decimals, unit, currency or percent. */
+  bareInteger: boolean;
+  start: number;
+  end: number;
+}
+
+const MULTIPLIERS: Record<string, number> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mn: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  trillion: 1e12,
+};
+
+// Digits must not continue a word ("A1", "v0.5") or a hyphenated name ("COVID-19"); a minus sign
+// right after a digit is a range dash ("30-50"), not a sign.
+const NUMBER = String.raw`(?<![\w.])(?<![A-Za-z]-)(?<number>(?<sign>[-−]?)(?<currency>[$€£]?)(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE](?<exponent>[-+]?\d+))?(?:(?<percent>\s*%|\s*per\s?cent\b)|(?<shortUnit>k|K|M|mn|bn|B|T)(?!\w)|\s+(?<longUnit>thousand|million|billion|trillion)\b)?)`;
+
+// Hedges that may stand between a label and its figure ("Probability: about 62%").
+const HEDGE = String.raw`(?:[\s*~≈]|(?:about|around|approximately|approx\.|roughly|nearly|circa)(?=\s))*`;
+
+const NUMBER_ANYWHERE = new RegExp(NUMBER, "g");
+const NUMBER_HERE = new RegExp(HEDGE + NUMBER, "y");
+
+function tokenFrom(match: RegExpExecArray, text: string): NumberToken | null {
+  const groups = match.groups;
+  const written = groups?.number;
+  if (groups === undefined || written === undefined) return null;
+  const end = match.index + match[0].length;
+  const unit = groups.shortUnit ?? groups.longUnit;
+  // "10th", "3am", "2x": a figure glued to a word is not a quantity.
+  if (unit === undefined && groups.percent === undefined && /^[A-Za-z]/.test(text.slice(end))) {
+    return null;
+  }
+  const digits = (groups.digits ?? "").replace(/,/g, "");
+  const exponent = groups.exponent === undefined ? 0 : Number(groups.exponent);
+  const multiplier = unit === undefined ? 1 : (MULTIPLIERS[unit.toLowerCase()] ?? 1);
+  const negative = groups.sign === "-" || groups.sign === "−";
+  const value = (negative ? -1 : 1) * Number(digits) * 10 ** exponent * multiplier;
+  if (!Number.isFinite(value)) return null;
+  return {
+    value,
+    percent: groups.percent !== undefined,
+    bareInteger: /^\d+$/.test(written),
+    start: end - written.length,
+    end,
+  };
+}
+
+/** Every number written in `text`, in order. */
+export function findNumbers(text: string): NumberToken[] {
+  const tokens: NumberToken[] = [];
+  for (const match of text.matchAll(NUMBER_ANYWHERE)) {
+    const token = tokenFrom(match as RegExpExecArray, text);
+    if (token !== null) tokens.push(token);
+  }
+  return tokens;
+}
+
+/** The number starting at `index`, after optional spaces and hedges ("about", "~"). */
+export function readNumberAt(text: string, index: number): NumberToken | null {
+  NUMBER_HERE.lastIndex = index;
+  const match = NUMBER_HERE.exec(text);
+  return match === null ? null : tokenFrom(match, text);
+}
+
+/** The number that `text` consists of ("62%", " 0.62 ", "$1,250"), or null. */
+export function wholeNumber(text: string): NumberToken | null {
+  const token = readNumberAt(text, 0);
+  return token !== null && text.slice(token.end).trim() === "" ? token : null;
+}
+
+/** A plain integer that reads as a calendar year. */
+export function isYearLike(token: NumberToken): boolean {
+  return token.bareInteger && token.value >= 1900 && token.value <= 2100;
+}
+
+const MONTH =
+  "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
+const DATES = [
+  /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?\b/g,
+  /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
+  new RegExp(String.raw`\b${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?`, "g"),
+  new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}\b(?:,?\s+\d{4}\b)?`, "g"),
+];
+
+/** `text` with calendar dates blanked out (same length, so positions still line up). */
+export function withoutDates(text: string): string {
+  return DATES.reduce(
+    (current, pattern) => current.replace(pattern, (date) => " ".repeat(date.length)),
+    text,
+  );
+}
+
+/** The median of a non-empty list. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? 0;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
+}
+
+/** A number as short plain text: float noise removed ("10.625000000000002" → "10.625"). */
+export function formatNumber(value: number): string {
+  return String(Number(value.toPrecision(12)));
+}
+
+/** A number rounded to at most `decimals` places, without trailing zeros. */
+export function formatRounded(value: number, decimals: number): string {
+  return String(Number(value.toFixed(decimals)));
+}

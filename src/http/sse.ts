@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { describeFailure, errorBody } from "../error-responses.js";
+
+/**
+ * Sends an already-started completion stream as OpenAI server-sent events: `data: {chunk}` lines,
+ * an error as `data: {"error": …}`, and always `data: [DONE]` at the end.
+ */
+export async function sendEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  chunks: AsyncIterable<object>,
+  headers: Record<string, string>,
+): Promise<void> {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    ...headers,
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    "x-accel-buffering": "no",
+    "x-request-id": request.id,
+  });
+  try {
+    for await (const chunk of chunks) {
+      if (raw.destroyed) break;
+      raw.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    }
+  } catch (error) {
+    const failure = describeFailure(error);
+    if (!failure) request.log.error({ err: error }, "stream failed");
+    const body =
+      failure?.body ?? errorBody("Internal server error.", "api_error", "internal_error");
+    if (!raw.destroyed) raw.write(`data: ${JSON.stringify({ error: body.error })}\n\n`);
+  }
+  if (!raw.destroyed) raw.end("data: [DONE]\n\n");
+}
+
+/** An AbortSignal that fires when the client goes away before the response is complete. */
+export function clientGone(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on("close", () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  request.raw.on("aborted", () => controller.abort());
+  return controller.signal;
+}

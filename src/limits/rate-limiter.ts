@@ -1,0 +1,78 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema.js";
+import { ServiceError } from "../errors.js";
+import { type Clock, unixSeconds } from "../util/clock.js";
+
+const WINDOW_SECONDS = 60;
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the current window ends. */
+  resetAt: number;
+}
+
+/**
+ * Requests per minute per organization, counted in the database (a fixed one-minute window),
+ * so every process sharing a PostgreSQL database enforces one limit together.
+ */
+export class RateLimiter {
+  private lastPrune = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly perMinute: number,
+  ) {}
+
+  /** Counts one request; throws `rate_limited` (with the headers to send) once over the limit. */
+  async hit(organizationId: string): Promise<RateLimitState> {
+    const now = unixSeconds(this.clock);
+    const windowStart = now - (now % WINDOW_SECONDS);
+    const row = await this.db
+      .insertInto("rate_limit_windows")
+      .values({ organization_id: organizationId, window_start: windowStart, request_count: 1 })
+      .onConflict((oc) =>
+        oc.columns(["organization_id", "window_start"]).doUpdateSet((eb) => ({
+          request_count: eb("rate_limit_windows.request_count", "+", 1),
+        })),
+      )
+      .returning("request_count")
+      .executeTakeFirstOrThrow();
+    await this.pruneOldWindows(windowStart);
+    const state: RateLimitState = {
+      limit: this.perMinute,
+      remaining: Math.max(0, this.perMinute - row.request_count),
+      resetAt: windowStart + WINDOW_SECONDS,
+    };
+    if (row.request_count > this.perMinute) {
+      const retryAfter = Math.max(1, state.resetAt - now);
+      throw new ServiceError(
+        "rate_limited",
+        `Rate limit of ${this.perMinute} requests per minute reached; retry in ${retryAfter} s.`,
+        {
+          code: "rate_limit_exceeded",
+          headers: { "retry-after": String(retryAfter), ...rateLimitHeaders(state) },
+        },
+      );
+    }
+    return state;
+  }
+
+  private async pruneOldWindows(currentWindow: number): Promise<void> {
+    if (currentWindow === this.lastPrune) return;
+    this.lastPrune = currentWindow;
+    await this.db
+      .deleteFrom("rate_limit_windows")
+      .where("window_start", "<", currentWindow - WINDOW_SECONDS)
+      .execute();
+  }
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    "x-ratelimit-limit": String(state.limit),
+    "x-ratelimit-remaining": String(state.remaining),
+    "x-ratelimit-reset": String(state.resetAt),
+  };
+}
