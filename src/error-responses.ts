@@ -1,0 +1,124 @@
+import { type ErrorKind, ServiceError } from "./errors.js";
+import { UpstreamError } from "./inference/errors.js";
+
+/** A FastAPI-shaped validation problem (interface 2.17). */
+export interface ValidationDetail {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+export interface ErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+  detail: ValidationDetail[] | string;
+}
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  insufficient_credits: 402,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  upstream_rejected: 400,
+  upstream_unavailable: 502,
+  upstream_timeout: 504,
+};
+
+const TYPE: Record<ErrorKind, string> = {
+  invalid_request: "invalid_request_error",
+  unauthorized: "authentication_error",
+  insufficient_credits: "insufficient_credits",
+  not_found: "invalid_request_error",
+  conflict: "invalid_request_error",
+  too_large: "invalid_request_error",
+  unsupported_media_type: "invalid_request_error",
+  rate_limited: "rate_limit_error",
+  upstream_rejected: "invalid_request_error",
+  upstream_unavailable: "upstream_error",
+  upstream_timeout: "upstream_error",
+};
+
+/** Statuses where an automatic client retry can only repeat the same failure. */
+const NEVER_RETRY = new Set([409]);
+
+export function errorBody(
+  message: string,
+  type: string,
+  code: string | null,
+  param: string | null = null,
+  detail: ValidationDetail[] | string = message,
+): ErrorBody {
+  return { error: { message, type, param, code }, detail };
+}
+
+export function validationBody(details: ValidationDetail[]): ErrorBody {
+  const first = details[0];
+  const where = first ? first.loc.join(".") : "request";
+  const message = first ? `${where}: ${first.msg}` : "Invalid request";
+  const extra = details.length > 1 ? ` (and ${details.length - 1} more problems)` : "";
+  const param = first ? first.loc.slice(1).join(".") || null : null;
+  return errorBody(
+    `${message}${extra}`,
+    "invalid_request_error",
+    "validation_error",
+    param,
+    details,
+  );
+}
+
+export interface ResolvedError {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+export function fromServiceError(error: ServiceError): ResolvedError {
+  const status = error.kind === "upstream_rejected" ? (error.status ?? 400) : STATUS[error.kind];
+  const headers = { ...error.headers };
+  if (NEVER_RETRY.has(status)) headers["x-should-retry"] = "false";
+  return {
+    status,
+    headers,
+    body: errorBody(error.message, TYPE[error.kind], error.code, error.param),
+  };
+}
+
+export function fromUpstreamError(error: UpstreamError): ResolvedError {
+  switch (error.failure) {
+    case "rejected":
+      return fromServiceError(
+        new ServiceError(
+          "upstream_rejected",
+          `Model server rejected the request: ${error.message}`,
+          {
+            code: "upstream_rejected",
+            status: error.upstreamStatus ?? 400,
+          },
+        ),
+      );
+    case "timeout":
+      return fromServiceError(
+        new ServiceError("upstream_timeout", `Model server timed out: ${error.message}`, {
+          code: "upstream_timeout",
+        }),
+      );
+    default:
+      return fromServiceError(
+        new ServiceError("upstream_unavailable", `Model server unavailable: ${error.message}`, {
+          code: "upstream_unavailable",
+        }),
+      );
+  }
+}
+
+/** The status and body any failure is reported with (HTTP responses and batch error lines). */
+export function describeFailure(error: unknown): ResolvedError | null {
+  if (error instanceof ServiceError) return fromServiceError(error);
+  if (error instanceof UpstreamError) return fromUpstreamError(error);
+  return null;
+}
