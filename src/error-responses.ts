@@ -61,7 +61,9 @@ export function validationBody(details: ValidationDetail[]): ErrorBody {
   const where = first ? first.loc.join(".") : "request";
   const message = first ? `${where}: ${first.msg}` : "Invalid request";
   const extra = details.length > 1 ? ` (and ${details.length - 1} more problems)` : "";
-  const param = first ? first.loc.slice(1).join(".") || null : null;
+  // A JSON syntax error's location is a character offset, not a parameter.
+  const param =
+    first && first.type !== "json_invalid" ? first.loc.slice(1).join(".") || null : null;
   return errorBody(
     `${message}${extra}`,
     "invalid_request_error",
