@@ -76,13 +76,20 @@ export function toValidationDetails(
 
 /**
  * `anyOf` failures report every branch; keep the errors that say something beyond "wrong type"
- * (a too-long list, a value out of range), else the first non-null type mismatch.
+ * (a too-long list, a value out of range), else the allowed literals, else the first non-null
+ * type mismatch.
  */
 function foldUnion(group: AjvError[]): AjvError[] {
   if (!group.some((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) return group;
   const branches = group.filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf");
   const specific = branches.filter((e) => e.keyword !== "type" && e.keyword !== "const");
   if (specific.length > 0) return specific;
+  const literals = branches.filter((e) => e.keyword === "const");
+  if (literals.length > 0) {
+    // A union of literals is an enum: name every allowed value.
+    const allowedValues = literals.map((e) => (e.params as { allowedValue: unknown }).allowedValue);
+    return [{ ...(literals[0] as AjvError), keyword: "enum", params: { allowedValues } }];
+  }
   const typed = branches.find((e) => e.keyword === "type" && e.params.type !== "null");
   return [typed ?? (group[0] as AjvError)];
 }
