@@ -4,6 +4,6 @@ const REQUESTABLE: readonly string[] = [...ANSWER_TYPES, "auto"];
 
 /** The requested answer type in canonical lowercase ("BINARY" → "binary"), or null if unknown. */
 export function parseAnswerType(value: string): RequestedAnswerType | null {
-  const lowered = value.trim().toLowerCase();
+  const lowered = value.toLowerCase();
   return REQUESTABLE.includes(lowered) ? (lowered as RequestedAnswerType) : null;
 }

@@ -7,7 +7,7 @@ import {
   withoutDates,
 } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
-import { findJsonObjects, normalizeKey, withNested } from "./json-objects.js";
+import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, labelledFigures, strongest } from "./labelled.js";
 import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
 import { plainText } from "./reply-text.js";
@@ -36,17 +36,18 @@ const PROBABILITY_KEYS = [
 ];
 
 const PROBABILITY_LABEL =
-  /(?<!\w)(?:answer|probability|prediction|forecast|estimate|likelihood|chance|p\(yes\))(?!\w)(?:\s+(?:of|that|for)\b[^:=\n]{0,60}?)?(?:\s*\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])/gi;
+  /(?<!\w)(?:answer|probability|prediction|forecast|estimate|likelihood|chance|yes|p\(yes\))(?!\w)(?:\s+(?:of|that|for)\b[^:=\n]{0,60}?)?(?:\s*\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])/gi;
 
 // ForecastBench asks for the final probability between single asterisks: "*0.62*".
 const ASTERISKED = /(?<!\*)\*([^*\n]{1,24})\*(?!\*)/g;
 
 const ODDS_JOINER = /^\s*(?:in|out of)\s+/;
 const WORD_AFTER = /^\s*(?:chance|probability|likelihood|likely|odds|risk)\b/i;
-// The words may lead up to the figure only through linking words: "a chance of about 62%",
-// "I estimate 62%", but not "a 62% chance, up from 40%".
+// The words may lead up to the figure only through the event and linking words: "a chance of
+// about 62%", "the probability of flooding at 15%", "I estimate 62%", but not "a 62% chance, up
+// from 40%" or "the probability of a recession is often cited as 30%" (someone else's figure).
 const WORD_BEFORE =
-  /(?:chance|probability|likelihood|odds|estimate|forecast|prediction|put (?:it|this|the odds|the probability) at)(?:\s+(?:of|at|is|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$/i;
+  /(?:chance|probability|likelihood|odds|estimate|forecast|prediction|put (?:it|this|the odds|the probability) at)(?:\s+(?:of|that|for)\s(?:(?!\b(?:is|was|are|were|has|have|had|been|but|and|than|from)\b)[^.\d\n%]){0,60}?)?(?:\s+(?:of|at|is|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$/i;
 
 interface Figure {
   raw: RawNumber;
@@ -70,19 +71,20 @@ function readProbabilityAt(text: string, index: number): Figure | null {
   };
 }
 
+function probabilityIn(object: JsonObject): RawNumber | null {
+  const byKey = new Map(Object.entries(object).map(([key, inner]) => [normalizeKey(key), inner]));
+  const key = PROBABILITY_KEYS.find((candidate) => byKey.has(candidate));
+  return key === undefined ? null : rawNumberFrom(byKey.get(key));
+}
+
+/** The probability each object states, looking into nested objects when the outer has none. */
 function jsonProbabilities(text: string): RawNumber[] {
-  const found: RawNumber[] = [];
-  for (const { value } of findJsonObjects(text)) {
-    for (const object of withNested(value)) {
-      const byKey = new Map(
-        Object.entries(object).map(([key, inner]) => [normalizeKey(key), inner]),
-      );
-      const key = PROBABILITY_KEYS.find((candidate) => byKey.has(candidate));
-      const raw = key === undefined ? null : rawNumberFrom(byKey.get(key));
-      if (raw !== null) found.push(raw);
-    }
-  }
-  return found;
+  return findJsonObjects(text).flatMap((object) => {
+    const raw = withNested(object)
+      .map(probabilityIn)
+      .find((found) => found !== null);
+    return raw === undefined || raw === null ? [] : [raw];
+  });
 }
 
 function labelledProbabilities(text: string): RawNumber[] {

@@ -1,4 +1,4 @@
-import { readNumberAt } from "../numbers.js";
+import { type NumberToken, readNumberAt, wholeNumber } from "../numbers.js";
 import type { OptionMap } from "../types.js";
 import { letterForLabel } from "./option-labels.js";
 import type { ChoiceEntry, RawNumber } from "./validate.js";
@@ -7,11 +7,16 @@ import type { ChoiceEntry, RawNumber } from "./validate.js";
 const LINE_LEAD = /^[\s>#*•+|-]*(?:\d{1,2}[.)]\s+)?/;
 const PREFIXED_LETTER = /^(?:option|choice)[\s_-]*\(?([a-z])\)?(?![a-z0-9])/i;
 const PARENTHESIZED_LETTER = /^\(([A-Z])\)/;
-// A bare capital needs punctuation after it, so "I think…" and "A.I." are not labels.
+// A bare capital needs punctuation after it, so "I think…" and "U.S." are not labels.
 const BARE_LETTER = /^([A-Z])(?:[):\]]|\.(?=\s|$)|(?=\s*[–—=|:])|(?=\s+-\s)|(?=\s+\())/;
 const SEPARATOR = /[:=|]|\s[-–—]\s|[–—→]/g;
+// "A: 50%, B: 30%"; with only a space between ("A 50%, B 30%") the figure must be a percentage.
 const INLINE_ENTRY =
-  /(?:^|[\s,;(])(?:[Oo]ption[\s_]*|[Cc]hoice[\s_]*)?\(?([A-Z])\)?\s*(?:[:=]|\s[-–—]\s)/g;
+  /(?:^|[\s,;(])(?:[Oo]ption[\s_]*|[Cc]hoice[\s_]*)?\(?([A-Z])\)?(?:\s*([:=]|\s[-–—]\s)|\s+(?=[-−]?[\d.]))/g;
+// "A) Red (50%)": the probability in brackets at the end of the line.
+const BRACKETED_PERCENT = /\(\s*([^()]*?%)\s*\)[\s|*.,;]*$/;
+// What may join an option's name to its probability in prose: "Red at 50%", "Blue: 30%".
+const NAME_JOINER = String.raw`\s*(?:\([^)\n]{0,40}\))?\s*(?:[:=]|[-–—]|\bat\b|\bgets\b|\bwith\b|\bon\b)?\s*`;
 // Text that may follow a figure in a "label: figure" line without making it prose.
 const TRAILING_JUNK = /^[\s|*.,;]*$/;
 const TRAILING_COMMENT = /^\s*[(\-–—,;]/;
@@ -49,20 +54,66 @@ function probabilityAfterLabel(rest: string): { raw: RawNumber; labelEnd: number
   if (alone !== null && TRAILING_JUNK.test(rest.slice(alone.end))) {
     return { raw: alone, labelEnd: 0 };
   }
-  return null;
+  const bracketed = BRACKETED_PERCENT.exec(rest);
+  const inBrackets = bracketed === null ? null : wholeNumber(bracketed[1] ?? "");
+  return bracketed === null || inBrackets === null
+    ? null
+    : { raw: inBrackets, labelEnd: bracketed.index };
 }
 
 function inlineEntries(line: string): ChoiceEntry[] {
   const entries: ChoiceEntry[] = [];
   for (const match of line.matchAll(INLINE_ENTRY)) {
     const token = readNumberAt(line, match.index + match[0].length);
-    if (match[1] !== undefined && token !== null) entries.push({ letter: match[1], raw: token });
+    const separated = match[2] !== undefined;
+    if (match[1] !== undefined && token !== null && (separated || token.percent)) {
+      entries.push({ letter: match[1], raw: token });
+    }
   }
   return entries;
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+interface NameMention {
+  letter: string;
+  pattern: RegExp;
+}
+
+/** One pattern per option, matching its name and what joins it to a figure. */
+function nameMentions(options: OptionMap): NameMention[] {
+  return Object.entries(options)
+    .map(([letter, text]) => ({ letter, name: escapeRegExp(text.trim()).replace(/\s+/g, "\\s+") }))
+    .filter(({ name }) => name !== "")
+    .map(({ letter, name }) => ({
+      letter,
+      pattern: new RegExp(
+        String.raw`(?<![\p{L}\p{N}])${name}(?![\p{L}\p{N}])${NAME_JOINER}`,
+        "giu",
+      ),
+    }));
+}
+
+/** Percentages written after option names in a sentence: "Red at 50%, Blue 30%". */
+function mentionedChoices(line: string, mentions: NameMention[]): ChoiceEntry[] {
+  const entries: { letter: string; raw: NumberToken }[] = [];
+  for (const { letter, pattern } of mentions) {
+    for (const match of line.matchAll(pattern)) {
+      const token = readNumberAt(line, match.index + match[0].length);
+      if (token?.percent) entries.push({ letter, raw: token });
+    }
+  }
+  return entries.sort((a, b) => a.raw.start - b.raw.start);
+}
+
 /** The option probabilities one line states: "A: 50%, B: 30%", "Option_B: 30%", "Red: 50%". */
-function lineEntries(rawLine: string, options: OptionMap | null): ChoiceEntry[] {
+function lineEntries(
+  rawLine: string,
+  options: OptionMap | null,
+  mentions: NameMention[],
+): ChoiceEntry[] {
   const line = rawLine.replace(LINE_LEAD, "");
   const inline = inlineEntries(line);
   if (inline.length >= 2) return inline;
@@ -75,7 +126,9 @@ function lineEntries(rawLine: string, options: OptionMap | null): ChoiceEntry[] 
   if (options === null) return [];
   const named = probabilityAfterLabel(line);
   const letter = named === null ? null : letterForLabel(line.slice(0, named.labelEnd), options);
-  return named !== null && letter !== null ? [{ letter, raw: named.raw }] : [];
+  return named !== null && letter !== null
+    ? [{ letter, raw: named.raw }]
+    : mentionedChoices(line, mentions);
 }
 
 /**
@@ -85,10 +138,11 @@ function lineEntries(rawLine: string, options: OptionMap | null): ChoiceEntry[] 
  * draft written before the final list).
  */
 export function choiceLines(text: string, options: OptionMap | null): ChoiceEntry[] {
+  const mentions = options === null ? [] : nameMentions(options);
   const blocks: ChoiceEntry[][] = [];
   let current: ChoiceEntry[] = [];
   for (const line of text.split("\n")) {
-    const entries = lineEntries(line, options).filter(
+    const entries = lineEntries(line, options, mentions).filter(
       (entry) => options === null || entry.letter in options,
     );
     if (entries.length > 0) {

@@ -1,26 +1,32 @@
 import type { ForecastAnswer, OptionMap } from "../types.js";
 import { choiceLines } from "./choice-lines.js";
-import { findJsonObjects, withNested } from "./json-objects.js";
+import { findJsonObjects, type JsonObject, withNested } from "./json-objects.js";
 import { letterForLabel } from "./option-labels.js";
 import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
 import { plainText } from "./reply-text.js";
 import { type ChoiceEntry, rawNumberFrom, toChoiceProbabilities } from "./validate.js";
 
-/** Objects keyed by options: {"A": 0.2}, {"Option A": "20%"}, {"Red": 20}. */
-function jsonChoices(text: string, options: OptionMap | null): ChoiceEntry[][] {
-  const found: ChoiceEntry[][] = [];
-  for (const { value } of findJsonObjects(text)) {
-    for (const object of withNested(value)) {
-      const entries: ChoiceEntry[] = [];
-      for (const [key, inner] of Object.entries(object)) {
-        const letter = letterForLabel(key, options);
-        const raw = rawNumberFrom(inner);
-        if (letter !== null && raw !== null) entries.push({ letter, raw });
-      }
-      if (entries.length > 0) found.push(entries);
-    }
+function entriesIn(object: JsonObject, options: OptionMap | null): ChoiceEntry[] {
+  const entries: ChoiceEntry[] = [];
+  for (const [key, inner] of Object.entries(object)) {
+    const letter = letterForLabel(key, options);
+    const raw = rawNumberFrom(inner);
+    if (letter !== null && raw !== null) entries.push({ letter, raw });
   }
-  return found;
+  return entries;
+}
+
+/**
+ * Objects keyed by options: {"A": 0.2}, {"Option A": "20%"}, {"Red": 20}, looking into nested
+ * objects ({"probabilities": {…}}) when the outer has no option keys.
+ */
+function jsonChoices(text: string, options: OptionMap | null): ChoiceEntry[][] {
+  return findJsonObjects(text).flatMap((object) => {
+    const entries = withNested(object)
+      .map((inner) => entriesIn(inner, options))
+      .find((found) => found.length > 0);
+    return entries === undefined ? [] : [entries];
+  });
 }
 
 /** Option probabilities from the most explicit statement in `text`. */

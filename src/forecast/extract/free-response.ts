@@ -2,7 +2,7 @@ import type { ForecastAnswer } from "../types.js";
 import type { Outcome } from "./outcome.js";
 import { withoutAnswerTagMarks } from "./reply-text.js";
 
-export const MAX_FREE_RESPONSE_LENGTH = 2000;
+const MAX_FREE_RESPONSE_LENGTH = 2000;
 
 const ANSWER_LEAD = /^(?:\*\*|__)?\s*(?:final\s+answer|answer)\s*:\s*(?:\*\*|__)?\s*/i;
 

@@ -1,40 +1,45 @@
 export type JsonObject = Record<string, unknown>;
 
-/** An object written in the text, with where it ends, so later objects can win. */
-export interface FoundObject {
-  value: JsonObject;
-  end: number;
-}
-
-// Bounds the scan from each "{" so an unclosed brace cannot make the search quadratic in a
-// long reply.
+// Answer objects are small. The bounds keep a long reply full of stray or nested braces from
+// costing more than a bounded number of parse attempts over bounded spans.
 const MAX_OBJECT_LENGTH = 20_000;
+const MAX_REPAIRED_LENGTH = 2_000;
+const MAX_PARSE_ATTEMPTS = 500;
 const MAX_NESTING = 4;
 
 function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Index just past the brace that closes the one at `start`, or -1. */
-function closingBrace(text: string, start: number): number {
-  const limit = Math.min(text.length, start + MAX_OBJECT_LENGTH);
-  let depth = 0;
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Every balanced pair of braces, found in one pass. Quotes count only inside braces, so an
+ * apostrophe in prose cannot hide what follows; strings never span lines, so an unclosed quote
+ * ends with its line.
+ */
+function braceSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  const open: number[] = [];
   let quote: string | null = null;
-  for (let index = start; index < limit; index++) {
+  for (let index = 0; index < text.length; index++) {
     const char = text[index];
     if (quote !== null) {
       if (char === "\\") index++;
-      else if (char === quote) quote = null;
-    } else if (char === '"' || char === "'") {
-      quote = char;
+      else if (char === quote || char === "\n") quote = null;
     } else if (char === "{") {
-      depth++;
+      open.push(index);
     } else if (char === "}") {
-      depth--;
-      if (depth === 0) return index + 1;
+      const start = open.pop();
+      if (start !== undefined) spans.push({ start, end: index + 1 });
+    } else if ((char === '"' || char === "'") && open.length > 0) {
+      quote = char;
     }
   }
-  return -1;
+  return spans;
 }
 
 function parseJson(source: string): unknown {
@@ -51,7 +56,7 @@ function parseJson(source: string): unknown {
  */
 function parseLenient(source: string): unknown {
   const strict = parseJson(source);
-  if (strict !== undefined) return strict;
+  if (strict !== undefined || source.length > MAX_REPAIRED_LENGTH) return strict;
   const repaired = source
     .replace(/'((?:[^'\\\n]|\\.)*)'/g, (_, inner: string) => JSON.stringify(inner))
     .replace(/([{,]\s*)([A-Za-z_][\w ]*?)\s*:/g, '$1"$2":')
@@ -60,18 +65,21 @@ function parseLenient(source: string): unknown {
   return parseJson(repaired);
 }
 
-/** Every JSON object written in `text` (fenced or inline), in order. */
-export function findJsonObjects(text: string): FoundObject[] {
-  const found: FoundObject[] = [];
-  let index = text.indexOf("{");
-  while (index !== -1) {
-    const end = closingBrace(text, index);
-    const value = end === -1 ? undefined : parseLenient(text.slice(index, end));
+/** Every JSON object written in `text` (fenced or inline), in order; later ones are preferred. */
+export function findJsonObjects(text: string): JsonObject[] {
+  const spans = braceSpans(text)
+    .filter((span) => span.end - span.start <= MAX_OBJECT_LENGTH)
+    .sort((a, b) => b.end - a.end)
+    .slice(0, MAX_PARSE_ATTEMPTS)
+    .sort((a, b) => a.start - b.start);
+  const found: JsonObject[] = [];
+  let coveredUntil = 0;
+  for (const span of spans) {
+    if (span.start < coveredUntil) continue;
+    const value = parseLenient(text.slice(span.start, span.end));
     if (isJsonObject(value)) {
-      found.push({ value, end });
-      index = text.indexOf("{", end);
-    } else {
-      index = text.indexOf("{", index + 1);
+      found.push(value);
+      coveredUntil = span.end;
     }
   }
   return found;

@@ -20,8 +20,8 @@ export function letterForLabel(label: string, options: OptionMap | null): string
     .replace(/_/g, " ")
     .replace(/[\s:=|–—-]+$/, "")
     .trim();
-  const letter = LETTERED.exec(cleaned)?.[1]?.toUpperCase();
-  if (letter !== undefined && (options === null || letter in options)) return letter;
+  const written = LETTERED.exec(cleaned)?.[1]?.toUpperCase();
+  if (written !== undefined && (options === null || written in options)) return written;
   if (options === null) return null;
   const wanted = normalizeText(cleaned);
   if (wanted === "") return null;

@@ -5,7 +5,7 @@ import { normalQuantile } from "./normal.js";
 export type Percentiles = Map<number, number>;
 
 const PERCENTILE_LABEL =
-  /(?<!\w)(?:percentile[\s_]*(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[ \t_-]*percentile|p(\d{1,2}))(?!\w)(?:\s*\([^)\n]{0,40}\))?\s*(?:[:=]|\bis\b|\bat\b|[-–—])?/gi;
+  /(?<!\w)(?:percentile[ \t_]*(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[ \t_-]*percentile|p(\d{1,2}))(?!\w)(?:\s*\([^)\n]{0,40}\))?\s*(?:[:=]|\bis\b|\bat\b|[-–—])?/gi;
 
 /** "Percentile 10: 30", "10th percentile: 30", "P90 = 55"; a later line for the same percentile wins. */
 export function percentileLines(text: string): Percentiles {

@@ -76,26 +76,26 @@ function fieldsOf(object: JsonObject): QuantityFields {
   };
 }
 
-/** The fields of the last object in `text` that describes a quantity. */
+function describesQuantity(fields: QuantityFields): boolean {
+  return fields.mean !== undefined || fields.standardDeviation !== undefined;
+}
+
+/** The fields of the last object in `text` that describes a quantity (or holds one that does). */
 export function jsonQuantity(text: string): QuantityFields {
   let last: QuantityFields = {};
-  for (const { value } of findJsonObjects(text)) {
-    for (const object of withNested(value)) {
-      const fields = fieldsOf(object);
-      if (fields.mean !== undefined || fields.standardDeviation !== undefined) last = fields;
-    }
+  for (const object of findJsonObjects(text)) {
+    const fields = withNested(object).map(fieldsOf).find(describesQuantity);
+    if (fields !== undefined) last = fields;
   }
   return last;
 }
 
-/** The figure of each object in `text` that states a single value, in order. */
+/** The figure each object in `text` states as a single value, in order. */
 export function jsonValues(text: string): number[] {
-  const found: number[] = [];
-  for (const { value } of findJsonObjects(text)) {
-    for (const object of withNested(value)) {
-      const figure = firstOf(figures(object), VALUE_KEYS);
-      if (figure !== undefined) found.push(figure);
-    }
-  }
-  return found;
+  return findJsonObjects(text).flatMap((object) => {
+    const figure = withNested(object)
+      .map((inner) => firstOf(figures(inner), VALUE_KEYS))
+      .find((found) => found !== undefined);
+    return figure === undefined ? [] : [figure];
+  });
 }

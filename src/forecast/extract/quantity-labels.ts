@@ -1,7 +1,7 @@
 // Labels of the figures that describe a quantity forecast. Each is a global pattern that ends
 // at its separator, for `labelledNumbers`.
 
-const TAIL = String.raw`(?!\w)(?:\s*\([^)\n]{0,30}\))?\s*(?:[:=≈~]|\bis\b|\bof\b|\bat\b|[-–—])?`;
+const TAIL = String.raw`(?!\w)(?:\s+(?:estimate|value|forecast|prediction|guess))?(?:\s*\([^)\n]{0,30}\))?\s*(?:[:=≈~]|\bis\b|\bof\b|\bat\b|[-–—])?`;
 
 function label(words: string): RegExp {
   return new RegExp(String.raw`(?<![\w])(?:${words})${TAIL}`, "gi");

@@ -1,44 +1,40 @@
-const THINKING_BLOCK = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
-const THINKING_END = /<\/(?:think|thinking|reasoning)>/gi;
-const CLOSED_ANSWER_TAG = /<\s*answer\s*>([\s\S]*?)<\s*\/\s*answer\s*>/gi;
+const THINKING_START = /<(?:think|thinking|reasoning)>/i;
+const THINKING_END = /<\/(?:think|thinking|reasoning)>/i;
 const OPEN_ANSWER_TAG = /<\s*answer\s*>/gi;
-const CLOSE_ANSWER_TAG = /<\s*\/\s*answer\s*>/gi;
+const CLOSE_ANSWER_TAG = /<\s*\/\s*answer\s*>/i;
+const ANSWER_TAG_MARK = /<\s*\/?\s*answer\s*>/gi;
 
 /**
  * The reply without the model's reasoning blocks, which hold drafts rather than the answer.
- * Some servers drop the opening `<think>`, so a lone closing tag ends the reasoning too. A reply
- * that is nothing but reasoning is kept whole: a draft answer beats none.
+ * Some servers drop the opening `<think>`, so text before a lone closing tag is reasoning too.
+ * A reply that is nothing but reasoning is kept whole: a draft answer beats none.
  */
 export function withoutThinking(reply: string): string {
-  let text = reply.replace(THINKING_BLOCK, "");
-  const ends = [...text.matchAll(THINKING_END)];
-  const lastEnd = ends[ends.length - 1];
-  if (lastEnd !== undefined) text = text.slice(lastEnd.index + lastEnd[0].length);
+  const pieces = reply.split(THINKING_END);
+  const answered = pieces.map((piece, index) => {
+    if (index === pieces.length - 1) return piece;
+    const start = piece.search(THINKING_START);
+    return start === -1 ? "" : piece.slice(0, start);
+  });
+  const text = answered.join("");
   return text.trim() === "" ? reply : text;
 }
 
 /**
- * The content of the last answer tag. An opening tag after the last closed one counts until
- * the end of the text: a `</answer>` stop sequence cuts the closing tag off.
+ * The content of the last answer tag: from the last opening tag to the closing tag after it,
+ * or to the end of the text when there is none (a `</answer>` stop sequence cuts it off).
  */
 export function lastAnswerTag(text: string): string | null {
-  let content: string | null = null;
-  let closedEnd = -1;
-  for (const match of text.matchAll(CLOSED_ANSWER_TAG)) {
-    content = match[1] ?? "";
-    closedEnd = match.index + match[0].length;
-  }
-  const opens = [...text.matchAll(OPEN_ANSWER_TAG)];
-  const lastOpen = opens[opens.length - 1];
-  if (lastOpen !== undefined && lastOpen.index >= closedEnd) {
-    return text.slice(lastOpen.index + lastOpen[0].length);
-  }
-  return content;
+  const lastOpen = [...text.matchAll(OPEN_ANSWER_TAG)].at(-1);
+  if (lastOpen === undefined) return null;
+  const content = text.slice(lastOpen.index + lastOpen[0].length);
+  const closeAt = content.search(CLOSE_ANSWER_TAG);
+  return closeAt === -1 ? content : content.slice(0, closeAt);
 }
 
 /** `text` with answer tags removed but their content kept. */
 export function withoutAnswerTagMarks(text: string): string {
-  return text.replace(OPEN_ANSWER_TAG, "").replace(CLOSE_ANSWER_TAG, "");
+  return text.replace(ANSWER_TAG_MARK, "");
 }
 
 /**
