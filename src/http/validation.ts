@@ -167,37 +167,29 @@ function describe(
     case "exclusiveMaximum":
       return bound(loc, input, "less_than", "less than", "lt", params.limit);
     case "minLength":
-      return {
+      return lengthBound(
         loc,
         input,
-        type: "string_too_short",
-        msg: `String should have at least ${params.limit} character${params.limit === 1 ? "" : "s"}`,
-        ctx: { min_length: params.limit },
-      };
+        "string_too_short",
+        "String",
+        "character",
+        "least",
+        params.limit,
+      );
     case "maxLength":
-      return {
+      return lengthBound(
         loc,
         input,
-        type: "string_too_long",
-        msg: `String should have at most ${params.limit} characters`,
-        ctx: { max_length: params.limit },
-      };
+        "string_too_long",
+        "String",
+        "character",
+        "most",
+        params.limit,
+      );
     case "minItems":
-      return {
-        loc,
-        input,
-        type: "too_short",
-        msg: `List should have at least ${params.limit} item${params.limit === 1 ? "" : "s"}`,
-        ctx: { min_length: params.limit },
-      };
+      return lengthBound(loc, input, "too_short", "List", "item", "least", params.limit);
     case "maxItems":
-      return {
-        loc,
-        input,
-        type: "too_long",
-        msg: `List should have at most ${params.limit} items`,
-        ctx: { max_length: params.limit },
-      };
+      return lengthBound(loc, input, "too_long", "List", "item", "most", params.limit);
     case "enum": {
       const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
       return {
@@ -267,4 +259,23 @@ export class InvalidJsonError extends Error {
       ctx: { error: this.message },
     };
   }
+}
+
+function lengthBound(
+  loc: (string | number)[],
+  input: unknown,
+  type: string,
+  subject: "String" | "List",
+  unit: string,
+  side: "least" | "most",
+  limit: unknown,
+): ValidationDetail {
+  const plural = limit === 1 ? "" : "s";
+  return {
+    loc,
+    input,
+    type,
+    msg: `${subject} should have at ${side} ${limit} ${unit}${plural}`,
+    ctx: { [side === "least" ? "min_length" : "max_length"]: limit },
+  };
 }
