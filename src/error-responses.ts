@@ -26,6 +26,7 @@ const STATUS: Record<ErrorKind, number> = {
   rate_limited: 429,
   upstream_rejected: 400,
   upstream_unavailable: 502,
+  upstream_busy: 503,
   upstream_timeout: 504,
 };
 
@@ -40,6 +41,7 @@ const TYPE: Record<ErrorKind, string> = {
   rate_limited: "rate_limit_error",
   upstream_rejected: "invalid_request_error",
   upstream_unavailable: "upstream_error",
+  upstream_busy: "upstream_error",
   upstream_timeout: "upstream_error",
 };
 
@@ -90,33 +92,39 @@ export function fromServiceError(error: ServiceError): ResolvedError {
   };
 }
 
+/**
+ * Only upstream 4xx that describe the caller's own request (400, 413, 422) pass through as they
+ * are. A 401/403/404 means Sibyl's upstream key or model name is wrong, not the caller's: that is
+ * a 502. An upstream 429 that outlived the retries is a 503 so it is not mistaken for Sibyl's own
+ * rate limit.
+ */
 export function fromUpstreamError(error: UpstreamError): ResolvedError {
+  const upstream = (kind: ErrorKind, text: string, status?: number) =>
+    fromServiceError(
+      new ServiceError(kind, `${text}: ${error.message}`, {
+        code: kind,
+        ...(status ? { status } : {}),
+      }),
+    );
   switch (error.failure) {
-    case "rejected":
-      return fromServiceError(
-        new ServiceError(
-          "upstream_rejected",
-          `Model server rejected the request: ${error.message}`,
-          {
-            code: "upstream_rejected",
-            status: error.upstreamStatus ?? 400,
-          },
-        ),
-      );
+    case "rejected": {
+      const status = error.upstreamStatus ?? 400;
+      if (PASSED_THROUGH.has(status)) {
+        return upstream("upstream_rejected", "Model server rejected the request", status);
+      }
+      if (status === 429) {
+        return upstream("upstream_busy", "Model server is overloaded (429), retry later");
+      }
+      return upstream("upstream_unavailable", `Model server refused the call (${status})`);
+    }
     case "timeout":
-      return fromServiceError(
-        new ServiceError("upstream_timeout", `Model server timed out: ${error.message}`, {
-          code: "upstream_timeout",
-        }),
-      );
+      return upstream("upstream_timeout", "Model server timed out");
     default:
-      return fromServiceError(
-        new ServiceError("upstream_unavailable", `Model server unavailable: ${error.message}`, {
-          code: "upstream_unavailable",
-        }),
-      );
+      return upstream("upstream_unavailable", "Model server unavailable");
   }
 }
+
+const PASSED_THROUGH = new Set([400, 413, 422]);
 
 /** The status and body any failure is reported with (HTTP responses and batch error lines). */
 export function describeFailure(error: unknown): ResolvedError | null {

@@ -13,6 +13,7 @@ export type ErrorKind =
   | "unsupported_media_type"
   | "upstream_rejected"
   | "upstream_unavailable"
+  | "upstream_busy"
   | "upstream_timeout";
 
 export interface ServiceErrorOptions {

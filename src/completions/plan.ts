@@ -144,14 +144,15 @@ function finishPlan(
     );
   }
   const modelLimit = entry.object.max_completion_tokens || FALLBACK_MAX_COMPLETION_TOKENS;
-  if (body.max_tokens && entry.object.max_completion_tokens && body.max_tokens > modelLimit) {
+  const requestedMax = body.max_tokens ?? body.max_completion_tokens ?? null;
+  if (requestedMax && entry.object.max_completion_tokens && requestedMax > modelLimit) {
     throw invalidRequest(
-      `max_tokens ${body.max_tokens} exceeds this model's limit of ${modelLimit}.`,
+      `max_tokens ${requestedMax} exceeds this model's limit of ${modelLimit}.`,
       "max_tokens_too_large",
-      "max_tokens",
+      body.max_tokens ? "max_tokens" : "max_completion_tokens",
     );
   }
-  const maxTokens = body.max_tokens ?? modelLimit;
+  const maxTokens = requestedMax ?? modelLimit;
   const n = body.n ?? 1;
   const choiceCount = n * promptCount;
   const multiplier = caller.priceMultiplier ?? 1;
@@ -177,7 +178,7 @@ function finishPlan(
       top_p: body.top_p ?? null,
       top_k: body.top_k ?? null,
       min_p: body.min_p ?? null,
-      max_tokens: body.max_tokens ?? null,
+      max_tokens: requestedMax,
       stop:
         body.stop === undefined || body.stop === null
           ? null

@@ -29,6 +29,9 @@ export const ResearchOptionsSchema = Type.Object(
   { additionalProperties: false, $id: "ResearchOptions" },
 );
 
+/** An ISO 8601 date-time with no zone designator, such as `2025-06-01T12:00:00`. */
+export const NAIVE_DATE_TIME = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?$";
+
 /** Both letter cases of every answer type, plus `auto`. */
 const ANSWER_TYPE_VALUES = [
   ...ANSWER_TYPES,
@@ -47,6 +50,14 @@ const commonFields = {
   ),
   max_tokens: Type.Optional(
     Nullable(Type.Integer({ minimum: 1, description: "maximum tokens to generate" })),
+  ),
+  max_completion_tokens: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        description: "newer OpenAI name of max_tokens; used when max_tokens is absent",
+      }),
+    ),
   ),
   top_p: Type.Optional(
     Nullable(Type.Number({ minimum: 0, maximum: 1, description: "nucleus sampling" })),
@@ -100,9 +111,16 @@ export const ChatCompletionRequestSchema = Type.Object(
     messages: Type.Array(Type.Ref(ChatMessageSchema), { minItems: 1 }),
     prediction_date: Type.Optional(
       Nullable(
-        Type.Union([Type.String({ format: "date-time" }), Type.String({ format: "date" })], {
-          description: "as-of date (ISO 8601): the model's today and the research cutoff",
-        }),
+        Type.Union(
+          [
+            Type.String({ format: "date-time" }),
+            Type.String({ format: "date" }),
+            Type.String({ pattern: NAIVE_DATE_TIME, description: "without a zone: read as UTC" }),
+          ],
+          {
+            description: "as-of date (ISO 8601): the model's today and the research cutoff",
+          },
+        ),
       ),
     ),
   },

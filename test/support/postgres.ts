@@ -34,10 +34,27 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();
       try {
+        await waitForNoSessions(client, name);
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();
       }
     },
   };
+}
+
+/**
+ * A pool resolves `end()` before its sockets close; a forced drop would hit those sessions
+ * mid-goodbye and surface as uncaught errors, so wait (briefly) for them to go first.
+ */
+async function waitForNoSessions(admin: pg.Client, name: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const result = await admin.query<{ sessions: string }>(
+      "SELECT count(*) AS sessions FROM pg_stat_activity WHERE datname = $1",
+      [name],
+    );
+    if (Number(result.rows[0]?.sessions ?? 0) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -1,0 +1,65 @@
+/**
+ * `npm run bench`: runs each benchmark in turn and exits non-zero when one misses its targets
+ * (or fails). `npm run bench -- completions` runs only the benchmarks named.
+ * Environment: BENCH_SECONDS (default 8) per measurement, BENCH_WARMUP_SECONDS (default 1).
+ * To add a benchmark, append an entry to `benchmarks`.
+ */
+import { availableParallelism, loadavg } from "node:os";
+import { benchBatches } from "./batches.js";
+import { benchCompletions } from "./completions.js";
+
+interface Benchmark {
+  name: string;
+  /** Resolves true when the benchmark met its targets. */
+  run(): Promise<boolean>;
+}
+
+const durationSeconds = positiveNumber(process.env.BENCH_SECONDS, 8);
+const warmupSeconds = positiveNumber(process.env.BENCH_WARMUP_SECONDS, 1);
+
+const benchmarks: Benchmark[] = [
+  {
+    name: "completions",
+    run: async () =>
+      (await benchCompletions({ durationSeconds, warmupSeconds, connections: [1, 10] })).passed,
+  },
+  {
+    // Reports throughput and memory; it throws when a batch or an upload fails.
+    name: "batches",
+    run: async () => {
+      await benchBatches();
+      return true;
+    },
+  },
+];
+
+console.log(
+  `node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ")}; ${durationSeconds} s per measurement after ${warmupSeconds} s of warm-up`,
+);
+
+const wanted = process.argv.slice(2);
+const selected = wanted.length
+  ? benchmarks.filter((benchmark) => wanted.includes(benchmark.name))
+  : benchmarks;
+if (selected.length === 0) {
+  throw new Error(
+    `no benchmark named ${wanted.join(", ")}; known: ${benchmarks.map((b) => b.name).join(", ")}`,
+  );
+}
+
+let allPassed = true;
+for (const benchmark of selected) {
+  console.log(`\n== ${benchmark.name} ==`);
+  const started = Date.now();
+  const passed = await benchmark.run();
+  console.log(`(${benchmark.name}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  allPassed &&= passed;
+}
+process.exitCode = allPassed ? 0 : 1;
+
+function positiveNumber(text: string | undefined, fallback: number): number {
+  const value = Number(text);
+  return text !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+}

@@ -1,0 +1,56 @@
+/**
+ * A Sibyl server for the benchmark: the real app on loopback over a fresh SQLite file, with an
+ * upstream model, authentication, credits, rate limiting and usage accounting all on.
+ * Argument: `{"upstreamUrl": …}`. Prints `{"url", "apiKey", "model"}` once it listens.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { stringify } from "yaml";
+import { buildApp } from "../src/app.js";
+import { usdToNanos } from "../src/billing/money.js";
+import { loadConfig } from "../src/config/index.js";
+import { createServices } from "../src/services.js";
+
+const BENCH_MODEL = "bench-model";
+
+const { upstreamUrl } = JSON.parse(process.argv[2] ?? "{}") as { upstreamUrl: string };
+const dataDir = mkdtempSync(path.join(tmpdir(), "sibyl-bench-"));
+const file = path.join(dataDir, "sibyl.yaml");
+writeFileSync(
+  file,
+  stringify({
+    server: { log_level: "warn" },
+    limits: { requests_per_minute: 100_000_000 },
+    models: [
+      {
+        id: BENCH_MODEL,
+        provider: "openai",
+        base_url: upstreamUrl,
+        pricing: { prompt: "0.0000002", completion: "0.0000008" },
+        max_completion_tokens: 256,
+        context_length: 32_768,
+      },
+    ],
+  }),
+);
+const config = loadConfig({ file, env: { SIBYL_DATA_DIR: dataDir }, cwd: dataDir });
+const services = await createServices(config);
+const app = await buildApp(services);
+const url = await app.listen({ host: "127.0.0.1", port: 0 });
+
+const organization = await services.organizations.create("benchmark");
+const key = await services.apiKeys.issue(organization.id);
+await services.ledger.credit(organization.id, usdToNanos("1000000"), "topup");
+
+process.stdout.write(`${JSON.stringify({ url, apiKey: key.api_key, model: BENCH_MODEL })}\n`);
+
+process.on("SIGTERM", () => {
+  void (async () => {
+    app.server.closeAllConnections();
+    await app.close();
+    await services.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  })();
+});
