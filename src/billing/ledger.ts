@@ -117,33 +117,53 @@ export class Ledger {
     assertAmount(actualNanos);
     return this.db.transaction().execute(async (tx) => {
       // Claiming the reservation first takes the write lock (SQLite) / row lock (PostgreSQL).
-      const claimed = await this.finishReservation(tx, reservation.id, "settled");
+      const claimed = await this.finishReservation(tx, reservation.id, "settled", actualNanos);
       if (!claimed) {
         return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
       }
-      const available = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
-      const charged = Math.min(actualNanos, available);
-      const row = await tx
+      const hold = reservation.amountNanos;
+      // Usually the hold (plus whatever else is spendable) covers the cost: one conditional update.
+      const covered = await tx
         .updateTable("organizations")
-        .set((eb) => ({
-          balance_nanos: eb("balance_nanos", "+", reservation.amountNanos - charged),
-        }))
+        .set((eb) => ({ balance_nanos: eb("balance_nanos", "+", hold - actualNanos) }))
         .where("id", "=", reservation.organizationId)
+        .where("balance_nanos", ">=", actualNanos - hold)
         .returning("balance_nanos")
-        .executeTakeFirstOrThrow();
-      await tx
-        .updateTable("reservations")
-        .set({ charged_nanos: charged })
-        .where("id", "=", reservation.id)
-        .execute();
-      if (charged > 0) {
-        await this.appendEntry(tx, reservation.organizationId, "charge", -charged, row.balance_nanos, {
-          reference: details.reference ?? null,
-          memo: details.memo ?? null,
-        });
+        .executeTakeFirst();
+      const settlement = covered
+        ? { chargedNanos: actualNanos, balanceNanos: covered.balance_nanos }
+        : await this.chargeWhatRemains(tx, reservation);
+      if (settlement.chargedNanos > 0) {
+        await this.appendEntry(
+          tx,
+          reservation.organizationId,
+          "charge",
+          -settlement.chargedNanos,
+          settlement.balanceNanos,
+          { reference: details.reference ?? null, memo: details.memo ?? null },
+        );
       }
-      return { chargedNanos: charged, balanceNanos: row.balance_nanos };
+      return settlement;
     });
+  }
+
+  /** The cost outran the hold and the balance: charge everything there is, down to zero. */
+  private async chargeWhatRemains(
+    tx: Transaction<Database>,
+    reservation: Reservation,
+  ): Promise<Settlement> {
+    const charged = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
+    await tx
+      .updateTable("organizations")
+      .set({ balance_nanos: 0 })
+      .where("id", "=", reservation.organizationId)
+      .execute();
+    await tx
+      .updateTable("reservations")
+      .set({ charged_nanos: charged })
+      .where("id", "=", reservation.id)
+      .execute();
+    return { chargedNanos: charged, balanceNanos: 0 };
   }
 
   /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
@@ -191,10 +211,11 @@ export class Ledger {
     tx: Transaction<Database>,
     reservationId: string,
     status: "settled" | "released",
+    chargedNanos: number | null = null,
   ): Promise<boolean> {
     const result = await tx
       .updateTable("reservations")
-      .set({ status, finished_at: unixSeconds(this.clock) })
+      .set({ status, finished_at: unixSeconds(this.clock), charged_nanos: chargedNanos })
       .where("id", "=", reservationId)
       .where("status", "=", "held")
       .executeTakeFirst();

@@ -31,8 +31,35 @@ function connectSqlite(file: string): DatabaseHandle {
   sqlite.pragma("foreign_keys = ON");
   // Other processes (CLI, workers) may hold the write lock briefly.
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+/** Distinct SQL texts are few (the queries are built from fixed shapes); this bounds the cache. */
+const STATEMENT_CACHE_LIMIT = 1000;
+
+/**
+ * Prepares each distinct SQL text once. Kysely prepares every query anew, and on the hot path
+ * (auth, holds, settlement) preparing costs about as much as running the statement.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+    close() {
+      sqlite.close();
+    },
+  };
 }
 
 function connectPostgres(url: string): DatabaseHandle {
