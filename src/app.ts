@@ -48,6 +48,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
     return503OnClosing: true,
+    // Malformed URLs and the like get the same error shape as everything else.
+    frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));

@@ -39,6 +39,11 @@ export class Organizations {
   }
 
   async list(): Promise<Organization[]> {
-    return this.db.selectFrom("organizations").selectAll().orderBy("created_at").orderBy("id").execute();
+    return this.db
+      .selectFrom("organizations")
+      .selectAll()
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
   }
 }

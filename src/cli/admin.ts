@@ -1,4 +1,4 @@
-import { usdToNanos, nanosToUsd } from "../billing/money.js";
+import { nanosToUsd, usdToNanos } from "../billing/money.js";
 import type { Config } from "../config/index.js";
 import { connectDatabase } from "../db/connect.js";
 import { migrateToLatest } from "../db/migrate.js";
@@ -39,14 +39,17 @@ type AdminAction = (services: Services, values: CliValues, args: string[]) => Pr
 const ADMIN: Record<string, AdminAction> = {
   "orgs create": async (services, values) => {
     const name = required(values.name, "--name");
-    const credits = values["credits-usd"] === undefined ? 0 : usd(values["credits-usd"], "--credits-usd");
+    const credits =
+      values["credits-usd"] === undefined ? 0 : usd(values["credits-usd"], "--credits-usd");
     const { organization, key } = await services.database.db.transaction().execute(async (tx) => {
       const organization = await services.organizations.create(name, tx);
       const key = await services.apiKeys.issue(organization.id, tx);
       return { organization, key };
     });
     if (credits > 0) {
-      await services.ledger.credit(organization.id, credits, "topup", { memo: "initial credits (cli)" });
+      await services.ledger.credit(organization.id, credits, "topup", {
+        memo: "initial credits (cli)",
+      });
     }
     return { organization_id: organization.id, api_key: key.api_key, api_key_id: key.api_key_id };
   },

@@ -70,8 +70,9 @@ function section(root: Mutable, key: string): Mutable {
 function applyEnvironment(raw: unknown, env: LoadConfigOptions["env"]): unknown {
   const root = structuredClone(raw) as Mutable;
   if (env.SIBYL_PORT !== undefined) {
-    const port = Number(env.SIBYL_PORT);
-    section(root, "server").port = Number.isInteger(port) ? port : env.SIBYL_PORT;
+    // Only plain digits: Number() would read "" as 0 and accept "0x1F90" or "1e3".
+    const text = env.SIBYL_PORT.trim();
+    section(root, "server").port = /^\d+$/.test(text) ? Number(text) : env.SIBYL_PORT;
   }
   if (env.SIBYL_HOST !== undefined) section(root, "server").host = env.SIBYL_HOST;
   if (env.SIBYL_DATABASE_URL !== undefined) section(root, "database").url = env.SIBYL_DATABASE_URL;
@@ -150,7 +151,9 @@ function checkModels(models: Config["models"]): void {
   const seen = new Set<string>();
   models.forEach((model, index) => {
     if (seen.has(model.id)) {
-      throw new ConfigError(`invalid configuration at models.${index}.id: duplicate id "${model.id}"`);
+      throw new ConfigError(
+        `invalid configuration at models.${index}.id: duplicate id "${model.id}"`,
+      );
     }
     seen.add(model.id);
     if (model.provider === "openai" && !model.base_url) {

@@ -1,10 +1,13 @@
 import { type Static, Type } from "@sinclair/typebox";
 
-/** A decimal USD amount written as a string ("0.0000002") so no precision is lost. */
-const UsdDecimal = Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" });
+/** A USD amount as a decimal string; charges are whole nano-dollars, so at most 9 decimals. */
+const UsdDecimal = Type.String({ pattern: "^[0-9]+(\\.[0-9]{1,9})?$" });
+
+/** USD per token as a decimal string ("0.0000002"); prices are exact femto-dollars (15 decimals). */
+const TokenPriceDecimal = Type.String({ pattern: "^[0-9]+(\\.[0-9]{1,15})?$" });
 
 const Pricing = Type.Object(
-  { prompt: UsdDecimal, completion: UsdDecimal },
+  { prompt: TokenPriceDecimal, completion: TokenPriceDecimal },
   { additionalProperties: false },
 );
 

@@ -1,5 +1,5 @@
+import { parseTokenPrice, type TokenPrice } from "../billing/money.js";
 import type { ModelConfig } from "../config/index.js";
-import { type TokenPrice, parseTokenPrice } from "../billing/money.js";
 import { ServiceError } from "../errors.js";
 
 /** The public description of a model (interface 2.10). */
@@ -31,7 +31,10 @@ export class ModelCatalogue {
       const pricing = config.pricing ?? { prompt: "0", completion: "0" };
       this.entries.set(config.id, {
         config,
-        price: { prompt: parseTokenPrice(pricing.prompt), completion: parseTokenPrice(pricing.completion) },
+        price: {
+          prompt: parseTokenPrice(pricing.prompt),
+          completion: parseTokenPrice(pricing.completion),
+        },
         object: {
           id: config.id,
           object: "model",

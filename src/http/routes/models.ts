@@ -29,4 +29,17 @@ export function registerModelRoutes(app: App, services: Services): void {
     },
     async (request) => services.catalogue.get(request.params.model_id, "model_id").object,
   );
+
+  // Ids may hold slashes ("Qwen/Qwen3-8B"): SDKs escape them, curl users do not.
+  app.get(
+    "/models/*",
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ "*": Type.String({ minLength: 1 }) }),
+        response: withErrors({ 200: Type.Ref(ModelObjectSchema), 404: Type.Ref(ErrorResponse) }),
+      },
+    },
+    async (request) => services.catalogue.get(request.params["*"], "model_id").object,
+  );
 }

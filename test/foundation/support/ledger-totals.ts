@@ -1,0 +1,32 @@
+import type { Services } from "../../../src/services.js";
+
+export interface LedgerTotals {
+  /** Spendable balance (organizations.balance_nanos). */
+  balance: number;
+  /** Sum of reservations still held. */
+  held: number;
+  /** Sum of every ledger entry's amount. */
+  ledger: number;
+}
+
+/** The three numbers the credit invariant relates: balance + held == ledger. */
+export async function ledgerTotals(services: Services, organizationId: string) {
+  const db = services.database.db;
+  const balance = await services.ledger.balance(organizationId);
+  const held = await db
+    .selectFrom("reservations")
+    .select((eb) => eb.fn.sum<number | string | null>("amount_nanos").as("total"))
+    .where("organization_id", "=", organizationId)
+    .where("status", "=", "held")
+    .executeTakeFirstOrThrow();
+  const ledger = await db
+    .selectFrom("ledger_entries")
+    .select((eb) => eb.fn.sum<number | string | null>("amount_nanos").as("total"))
+    .where("organization_id", "=", organizationId)
+    .executeTakeFirstOrThrow();
+  return {
+    balance,
+    held: Number(held.total ?? 0),
+    ledger: Number(ledger.total ?? 0),
+  } satisfies LedgerTotals;
+}
