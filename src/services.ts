@@ -1,5 +1,6 @@
 import { ApiKeys } from "./auth/api-keys.js";
 import { Organizations } from "./auth/organizations.js";
+import { Batches } from "./batches/batches-service.js";
 import { Ledger } from "./billing/ledger.js";
 import { describeBaselineForecast, QuestionClassifier } from "./completions/forecast-step.js";
 import { CompletionPipeline } from "./completions/pipeline.js";
@@ -7,6 +8,8 @@ import type { CompletionService } from "./completions/types.js";
 import type { Config } from "./config/index.js";
 import { connectDatabase, type DatabaseHandle } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
+import { createBlobStore } from "./files/create-blob-store.js";
+import { Files } from "./files/files-service.js";
 import { ProviderRegistry } from "./inference/registry.js";
 import { RateLimiter } from "./limits/rate-limiter.js";
 import { ModelCatalogue } from "./models/catalogue.js";
@@ -26,6 +29,8 @@ export interface Services {
   providers: ProviderRegistry;
   rateLimiter: RateLimiter;
   completions: CompletionService;
+  files: Files;
+  batches: Batches;
   close(): Promise<void>;
 }
 
@@ -65,6 +70,11 @@ export async function createServices(
     metrics,
     classifier: new QuestionClassifier(config, providers),
   });
+  const files = new Files(
+    database.db,
+    createBlobStore(config.files, options.env ?? process.env),
+    clock,
+  );
   return {
     config,
     clock,
@@ -77,7 +87,10 @@ export async function createServices(
     providers,
     rateLimiter: new RateLimiter(database.db, clock, config.limits.requests_per_minute),
     completions,
+    files,
+    batches: new Batches(database.db, clock),
     close: async () => {
+      await files.close();
       await providers.close();
       await database.close();
     },

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from "../config/index.js";
 import { ServiceError } from "../errors.js";
 import { adminCommands } from "./admin.js";
 import { serve } from "./serve.js";
+import { runWorker } from "./worker.js";
 
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -15,7 +16,8 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: sibyl <command> [options]
 
 Commands:
-  serve   [--config F] [--port N] [--host H] [--no-worker]   run the API
+  serve   [--config F] [--port N] [--host H] [--no-worker]   run the API (and a batch worker)
+  worker  [--config F]                                       run the batch worker only
   migrate [--config F]                                       bring the database schema up to date
   orgs create --name NAME [--credits-usd X]                  → {"organization_id","api_key","api_key_id"}
   orgs list
@@ -49,9 +51,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const { values, positionals } = parse(argv);
     const [command, ...rest] = positionals;
-    if (values.help || !command) {
+    if (values.help) {
       io.stdout(USAGE);
-      return command || values.help ? 0 : 2;
+      return 0;
+    }
+    if (!command) {
+      // A mistake, not a request for help: usage goes where errors go.
+      io.stderr(USAGE);
+      return 2;
     }
     const port = values.port === undefined ? undefined : parsePort(values.port);
     const config = loadConfig({
@@ -60,13 +67,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       overrides: { port, host: values.host },
     });
     if (command === "serve") return await serve(config, { worker: !values["no-worker"] });
+    if (command === "worker") return await runWorker(config, io);
     return await adminCommands(command, rest, values, config, io);
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
       io.stderr(`sibyl: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof ServiceError || error instanceof RangeError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof ServiceError ||
+      error instanceof RangeError
+    ) {
       io.stderr(`sibyl: ${error.message}`);
       return 1;
     }

@@ -1,6 +1,7 @@
 import { buildApp } from "../app.js";
 import type { Config } from "../config/index.js";
 import { createServices } from "../services.js";
+import { createBatchWorker } from "./worker.js";
 
 /** Holds older than this belong to requests that can no longer be running. */
 const STALE_RESERVATION_SECONDS = 3600;
@@ -11,7 +12,7 @@ export interface ServeOptions {
 }
 
 /** Runs the API until SIGTERM/SIGINT, then drains in-flight requests and exits. */
-export async function serve(config: Config, _options: ServeOptions): Promise<number> {
+export async function serve(config: Config, options: ServeOptions): Promise<number> {
   const services = await createServices(config);
   const app = await buildApp(services);
   const sweeper = setInterval(() => {
@@ -22,6 +23,7 @@ export async function serve(config: Config, _options: ServeOptions): Promise<num
   sweeper.unref();
 
   await app.listen({ host: config.server.host, port: config.server.port });
+  const batchWorker = options.worker ? createBatchWorker(services, app.log) : null;
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
@@ -32,6 +34,7 @@ export async function serve(config: Config, _options: ServeOptions): Promise<num
     process.once("SIGINT", () => stop("SIGINT"));
   });
   clearInterval(sweeper);
+  await batchWorker?.stop();
   await app.close();
   await services.close();
   return 0;

@@ -1,11 +1,15 @@
 import { type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { DatabaseHandle, DialectName } from "./connect.js";
 import { foundation } from "./migrations/0001_foundation.js";
+import { files } from "./migrations/0002_files.js";
+import { batches } from "./migrations/0003_batches.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
   return {
     "0001_foundation": foundation(dialect),
+    "0002_files": files(dialect),
+    "0003_batches": batches(dialect),
   };
 }
 

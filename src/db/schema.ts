@@ -50,10 +50,100 @@ export interface RateLimitWindowsTable {
   request_count: number;
 }
 
+export type FilePurpose = "batch" | "batch_output";
+export type FileStatus = "uploaded" | "processed" | "error";
+
+export interface FilesTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  purpose: FilePurpose;
+  filename: string;
+  bytes: number;
+  status: FileStatus;
+  status_details: string | null;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export type BatchStatus =
+  | "validating"
+  | "failed"
+  | "in_progress"
+  | "finalizing"
+  | "completed"
+  | "expired"
+  | "cancelling"
+  | "cancelled";
+
+/** `errors` and `metadata` are JSON text; `lease_*` guard validation and finalization work. */
+export interface BatchesTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  endpoint: string;
+  input_file_id: string;
+  completion_window: string;
+  status: BatchStatus;
+  output_file_id: string | null;
+  error_file_id: string | null;
+  errors: string | null;
+  metadata: string | null;
+  model: string | null;
+  output_expires_after: number | null;
+  created_at: number;
+  expires_at: number;
+  in_progress_at: number | null;
+  finalizing_at: number | null;
+  completed_at: number | null;
+  failed_at: number | null;
+  expired_at: number | null;
+  cancelling_at: number | null;
+  cancelled_at: number | null;
+  request_total: Generated<number>;
+  request_completed: Generated<number>;
+  request_failed: Generated<number>;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  cached_tokens: Generated<number>;
+  reasoning_tokens: Generated<number>;
+  lease_owner: string | null;
+  lease_until: number | null;
+}
+
+export type BatchLineStatus = "queued" | "running" | "succeeded" | "failed";
+
+/** One request of a batch; `available_at` and `lease_until` are milliseconds. */
+export interface BatchLinesTable {
+  batch_id: string;
+  line_number: number;
+  request_id: string;
+  custom_id: string;
+  body: string;
+  status: BatchLineStatus;
+  attempts: Generated<number>;
+  available_at: Generated<number>;
+  lease_owner: string | null;
+  lease_until: number | null;
+  status_code: number | null;
+  response_request_id: string | null;
+  response_body: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  cached_tokens: Generated<number>;
+  reasoning_tokens: Generated<number>;
+  finished_at: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   ledger_entries: LedgerEntriesTable;
   reservations: ReservationsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  files: FilesTable;
+  batches: BatchesTable;
+  batch_lines: BatchLinesTable;
 }

@@ -4,12 +4,19 @@ import {
   CompletionRequestSchema,
   ResearchOptionsSchema,
 } from "../../completions/schema.js";
+import {
+  BatchCreateRequestSchema,
+  BatchListSchema,
+  BatchObjectSchema,
+  ExpirationPolicySchema,
+} from "./batches.js";
 import { ErrorResponse } from "./common.js";
 import {
   ChatCompletionResponseSchema,
   CompletionResponseSchema,
   UsageSchema,
 } from "./completions.js";
+import { FileDeletedSchema, FileListSchema, FileObjectSchema } from "./files.js";
 import { BalanceSchema, ModelListSchema, ModelObjectSchema } from "./models.js";
 
 /** Schemas with an `$id`: added once at the root so `$ref`s resolve and become OpenAPI components. */
@@ -25,4 +32,11 @@ export const SHARED_SCHEMAS = [
   UsageSchema,
   ChatCompletionResponseSchema,
   CompletionResponseSchema,
+  FileObjectSchema,
+  FileDeletedSchema,
+  FileListSchema,
+  ExpirationPolicySchema,
+  BatchCreateRequestSchema,
+  BatchObjectSchema,
+  BatchListSchema,
 ];

@@ -1,0 +1,131 @@
+import type { Kysely } from "kysely";
+import type { BatchStatus, Database } from "../db/schema.js";
+import { notFound, ServiceError } from "../errors.js";
+import { type Clock, unixSeconds } from "../util/clock.js";
+import { newId } from "../util/ids.js";
+import {
+  type BatchList,
+  type BatchObject,
+  type BatchRow,
+  isTerminal,
+  toBatchObject,
+} from "./batch-object.js";
+import {
+  batchSeq,
+  findBatch,
+  insertBatch,
+  listBatches,
+  tallyLines,
+  transition,
+} from "./batch-records.js";
+
+/** Interface 2.14. */
+export interface BatchCreateInput {
+  input_file_id: string;
+  endpoint: string;
+  completion_window: string;
+  metadata?: Record<string, string> | null;
+  output_expires_after?: { anchor: string; seconds: number } | null;
+}
+
+const COMPLETION_WINDOW_SECONDS = 24 * 3600;
+const CANCELLABLE: readonly BatchStatus[] = ["validating", "in_progress"];
+
+/**
+ * The Batch API (interface 2.14, 2.15): creating, reading, listing and cancelling batches of one
+ * organization. The work itself is done by BatchWorker, which `listen` lets it hear about early.
+ */
+export class Batches {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Called after every create and cancel, so a worker in this process reacts at once. */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Accepts the batch; its input file is read and checked asynchronously (status `validating`). */
+  async create(organizationId: string, input: BatchCreateInput): Promise<BatchObject> {
+    const createdAt = unixSeconds(this.clock);
+    const id = newId("batch_");
+    await insertBatch(this.db, {
+      id,
+      organization_id: organizationId,
+      endpoint: input.endpoint,
+      input_file_id: input.input_file_id,
+      completion_window: input.completion_window,
+      metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+      output_expires_after: input.output_expires_after?.seconds ?? null,
+      created_at: createdAt,
+      expires_at: createdAt + COMPLETION_WINDOW_SECONDS,
+    });
+    this.announce();
+    return this.retrieve(organizationId, id);
+  }
+
+  async retrieve(organizationId: string, id: string): Promise<BatchObject> {
+    const row = await findBatch(this.db, organizationId, id);
+    if (!row) throw notFound("batch", id, "batch_id");
+    return (await this.present([row]))[0] as BatchObject;
+  }
+
+  /** Newest first; `after` is the id of the last batch of the previous page. */
+  async list(
+    organizationId: string,
+    query: { after?: string | undefined; limit: number },
+  ): Promise<BatchList> {
+    const beforeSeq = query.after
+      ? await batchSeq(this.db, organizationId, query.after)
+      : undefined;
+    if (query.after && beforeSeq === undefined) throw notFound("batch", query.after, "after");
+    const rows = await listBatches(this.db, organizationId, beforeSeq, query.limit);
+    const data = await this.present(rows.slice(0, query.limit));
+    return {
+      object: "list",
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: rows.length > query.limit,
+    };
+  }
+
+  /**
+   * `validating`/`in_progress` → `cancelling`; the worker ends it as `cancelled` once running
+   * lines finish. Cancelling again is a no-op; a batch that has finished cannot be cancelled.
+   */
+  async cancel(organizationId: string, id: string): Promise<BatchObject> {
+    for (;;) {
+      const row = await findBatch(this.db, organizationId, id);
+      if (!row) throw notFound("batch", id, "batch_id");
+      if (row.status === "cancelling" || row.status === "cancelled") {
+        return (await this.present([row]))[0] as BatchObject;
+      }
+      if (!CANCELLABLE.includes(row.status)) {
+        throw new ServiceError(
+          "conflict",
+          `Batch '${id}' is ${row.status} and can no longer be cancelled.`,
+          { code: "batch_not_cancellable", param: "batch_id" },
+        );
+      }
+      if (await transition(this.db, id, row.status, "cancelling", unixSeconds(this.clock))) {
+        this.announce();
+        return this.retrieve(organizationId, id);
+      }
+    }
+  }
+
+  private async present(rows: BatchRow[]): Promise<BatchObject[]> {
+    const live = rows.filter((row) => !isTerminal(row.status)).map((row) => row.id);
+    const tallies = await tallyLines(this.db, live);
+    return rows.map((row) => toBatchObject(row, tallies.get(row.id) ?? null));
+  }
+
+  private announce(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,305 @@
+import { type Kysely, sql } from "kysely";
+import type { DatabaseHandle } from "../db/connect.js";
+import type { BatchLineStatus, Database } from "../db/schema.js";
+
+/**
+ * The line queue: one small statement per operation. A line is `queued` → `running` (claimed with
+ * a lease that its worker keeps renewing) → `succeeded` | `failed`. Every write after the claim
+ * is fenced by owner and attempt, so a worker that lost its lease cannot record anything.
+ */
+type Db = Kysely<Database>;
+
+export interface NewLine {
+  batch_id: string;
+  line_number: number;
+  request_id: string;
+  custom_id: string;
+  body: string;
+}
+
+export interface ClaimedLine {
+  batchId: string;
+  lineNumber: number;
+  requestId: string;
+  customId: string;
+  body: string;
+  attempts: number;
+}
+
+/** Identifies one attempt at one line by one worker. */
+export interface LineFence {
+  batchId: string;
+  lineNumber: number;
+  owner: string;
+  attempts: number;
+}
+
+export interface LineOutcome {
+  status: Extract<BatchLineStatus, "succeeded" | "failed">;
+  statusCode: number | null;
+  responseRequestId: string | null;
+  responseBody: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  finishedAt: number;
+}
+
+export async function insertLines(db: Db, lines: NewLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  await db
+    .insertInto("batch_lines")
+    .values(lines.map((line) => ({ ...line, status: "queued" as const, lease_owner: null })))
+    .execute();
+}
+
+export async function deleteLines(db: Db, batchId: string): Promise<void> {
+  await db.deleteFrom("batch_lines").where("batch_id", "=", batchId).execute();
+}
+
+interface ClaimRow {
+  line_number: number;
+  request_id: string;
+  custom_id: string;
+  body: string;
+  attempts: number;
+}
+
+/**
+ * Claims up to `limit` queued lines of a batch that is still in progress. PostgreSQL skips rows
+ * other workers hold; SQLite runs the statement under its single writer lock.
+ */
+export async function claimLines(
+  handle: DatabaseHandle,
+  claim: {
+    batchId: string;
+    owner: string;
+    nowMs: number;
+    now: number;
+    leaseUntil: number;
+    limit: number;
+  },
+): Promise<ClaimedLine[]> {
+  const skipLocked = handle.dialect === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  // Materialized so the LIMIT is applied once: an inlined subquery may be re-run and hand out
+  // more lines than asked for.
+  const result = await sql<ClaimRow>`
+    WITH picked AS MATERIALIZED (
+      SELECT line_number FROM batch_lines
+       WHERE batch_id = ${claim.batchId} AND status = 'queued' AND available_at <= ${claim.nowMs}
+       ORDER BY line_number
+       LIMIT ${claim.limit}
+       ${skipLocked})
+    UPDATE batch_lines
+       SET status = 'running', attempts = attempts + 1,
+           lease_owner = ${claim.owner}, lease_until = ${claim.leaseUntil}
+      FROM picked
+     WHERE batch_lines.batch_id = ${claim.batchId}
+       AND batch_lines.line_number = picked.line_number
+       AND batch_lines.status = 'queued'
+       AND EXISTS (
+         SELECT 1 FROM batches
+          WHERE id = ${claim.batchId} AND status = 'in_progress' AND expires_at > ${claim.now})
+    RETURNING batch_lines.line_number, batch_lines.request_id, batch_lines.custom_id,
+              batch_lines.body, batch_lines.attempts`.execute(handle.db);
+  return result.rows.map((row) => ({
+    batchId: claim.batchId,
+    lineNumber: Number(row.line_number),
+    requestId: row.request_id,
+    customId: row.custom_id,
+    body: row.body,
+    attempts: Number(row.attempts),
+  }));
+}
+
+export async function extendLineLeases(
+  db: Db,
+  owner: string,
+  batchId: string,
+  lineNumbers: number[],
+  untilMs: number,
+): Promise<void> {
+  if (lineNumbers.length === 0) return;
+  await db
+    .updateTable("batch_lines")
+    .set({ lease_until: untilMs })
+    .where("batch_id", "=", batchId)
+    .where("line_number", "in", lineNumbers)
+    .where("status", "=", "running")
+    .where("lease_owner", "=", owner)
+    .execute();
+}
+
+/** Records the line's result; false when this attempt no longer owns the line. */
+export async function recordOutcome(
+  db: Db,
+  fence: LineFence,
+  outcome: LineOutcome,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("batch_lines")
+    .set({
+      status: outcome.status,
+      status_code: outcome.statusCode,
+      response_request_id: outcome.responseRequestId,
+      response_body: outcome.responseBody,
+      error_code: outcome.errorCode,
+      error_message: outcome.errorMessage,
+      input_tokens: outcome.inputTokens,
+      output_tokens: outcome.outputTokens,
+      cached_tokens: outcome.cachedTokens,
+      reasoning_tokens: outcome.reasoningTokens,
+      finished_at: outcome.finishedAt,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where("batch_id", "=", fence.batchId)
+    .where("line_number", "=", fence.lineNumber)
+    .where("status", "=", "running")
+    .where("lease_owner", "=", fence.owner)
+    .where("attempts", "=", fence.attempts)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Puts the line back in the queue, not to be claimed before `availableAt` (ms). */
+export async function requeue(db: Db, fence: LineFence, availableAt: number): Promise<boolean> {
+  const result = await db
+    .updateTable("batch_lines")
+    .set({ status: "queued", available_at: availableAt, lease_owner: null, lease_until: null })
+    .where("batch_id", "=", fence.batchId)
+    .where("line_number", "=", fence.lineNumber)
+    .where("status", "=", "running")
+    .where("lease_owner", "=", fence.owner)
+    .where("attempts", "=", fence.attempts)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Lines whose worker stopped renewing its lease go back to the queue, or fail when they have
+ * been tried `maxAttempts` times already (a line that keeps killing its worker).
+ */
+export async function reclaimExpired(
+  db: Db,
+  batchId: string,
+  nowMs: number,
+  maxAttempts: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable("batch_lines")
+    .set({
+      status: "failed",
+      error_code: "attempts_exhausted",
+      error_message: `The request was started ${maxAttempts} times without finishing.`,
+      finished_at: now,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where("batch_id", "=", batchId)
+    .where("status", "=", "running")
+    .where("lease_until", "<", nowMs)
+    .where("attempts", ">=", maxAttempts)
+    .execute();
+  await db
+    .updateTable("batch_lines")
+    .set({ status: "queued", lease_owner: null, lease_until: null })
+    .where("batch_id", "=", batchId)
+    .where("status", "=", "running")
+    .where("lease_until", "<", nowMs)
+    .execute();
+}
+
+/** Fails every line that has not started (or whose worker died) with `code`, e.g. batch_expired. */
+export async function failUnstarted(
+  db: Db,
+  batchId: string,
+  error: { code: string; message: string },
+  nowMs: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable("batch_lines")
+    .set({
+      status: "failed",
+      error_code: error.code,
+      error_message: error.message,
+      finished_at: now,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where("batch_id", "=", batchId)
+    .where((eb) =>
+      eb.or([
+        eb("status", "=", "queued"),
+        eb.and([eb("status", "=", "running"), eb("lease_until", "<", nowMs)]),
+      ]),
+    )
+    .execute();
+}
+
+/** How many lines are not finished yet. */
+export async function countOpenLines(db: Db, batchId: string): Promise<number> {
+  const row = await db
+    .selectFrom("batch_lines")
+    .select((eb) => eb.fn.countAll<number>().as("open"))
+    .where("batch_id", "=", batchId)
+    .where("status", "in", ["queued", "running"])
+    .executeTakeFirstOrThrow();
+  return Number(row.open);
+}
+
+export interface FinishedLine {
+  line_number: number;
+  request_id: string;
+  custom_id: string;
+  status_code: number | null;
+  response_request_id: string | null;
+  response_body: string | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/** One page of finished lines with the given status, in line order. */
+export async function finishedLines(
+  db: Db,
+  batchId: string,
+  status: "succeeded" | "failed",
+  afterLine: number,
+  limit: number,
+): Promise<FinishedLine[]> {
+  return db
+    .selectFrom("batch_lines")
+    .select([
+      "line_number",
+      "request_id",
+      "custom_id",
+      "status_code",
+      "response_request_id",
+      "response_body",
+      "error_code",
+      "error_message",
+    ])
+    .where("batch_id", "=", batchId)
+    .where("status", "=", status)
+    .where("line_number", ">", afterLine)
+    .orderBy("line_number")
+    .limit(limit)
+    .execute();
+}
+
+/** Whether the batch has any line with this status. */
+export async function hasLines(db: Db, batchId: string, status: BatchLineStatus): Promise<boolean> {
+  const row = await db
+    .selectFrom("batch_lines")
+    .select("line_number")
+    .where("batch_id", "=", batchId)
+    .where("status", "=", status)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

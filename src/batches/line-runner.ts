@@ -1,0 +1,112 @@
+import type { Kysely } from "kysely";
+import type { ChatCompletionBody } from "../completions/schema.js";
+import type { ChatCompletionResponse, CompletionService } from "../completions/types.js";
+import type { Database } from "../db/schema.js";
+import { describeFailure } from "../error-responses.js";
+import { type Clock, unixSeconds } from "../util/clock.js";
+import { newId } from "../util/ids.js";
+import {
+  type ClaimedLine,
+  type LineFence,
+  type LineOutcome,
+  recordOutcome,
+  requeue,
+} from "./line-queue.js";
+
+export interface LineRunnerDeps {
+  db: Kysely<Database>;
+  completions: CompletionService;
+  clock: Clock;
+  priceMultiplier: number;
+  /** Tries per line before a transient failure becomes the line's result. */
+  maxAttempts: number;
+  /** Delay before the first retry; doubles with each attempt. */
+  retryBaseMs: number;
+}
+
+const MAX_RETRY_DELAY_MS = 60_000;
+
+const INTERNAL_ERROR_BODY = JSON.stringify({
+  error: {
+    message: "Internal server error.",
+    type: "api_error",
+    param: null,
+    code: "internal_error",
+  },
+});
+
+/**
+ * Runs one claimed line through the completion service (billed like a single request times the
+ * batch multiplier) and records its result. Transient failures (429, 5xx) go back to the queue
+ * with backoff until attempts run out; anything else is the line's result.
+ */
+export async function runLine(
+  deps: LineRunnerDeps,
+  line: ClaimedLine,
+  organizationId: string,
+  owner: string,
+): Promise<void> {
+  const fence: LineFence = {
+    batchId: line.batchId,
+    lineNumber: line.lineNumber,
+    owner,
+    attempts: line.attempts,
+  };
+  let outcome: LineOutcome;
+  try {
+    const response = await deps.completions.chat(
+      { organizationId, priceMultiplier: deps.priceMultiplier },
+      JSON.parse(line.body) as ChatCompletionBody,
+    );
+    outcome = success(deps.clock, response);
+  } catch (error) {
+    const resolved = describeFailure(error);
+    if (!resolved) {
+      // A bug, not a property of the request: the line fails and the worker reports the error.
+      await recordOutcome(deps.db, fence, failure(deps.clock, 500, INTERNAL_ERROR_BODY));
+      throw error;
+    }
+    const transient = resolved.status === 429 || resolved.status >= 500;
+    if (transient && line.attempts < deps.maxAttempts) {
+      const delay = Math.min(deps.retryBaseMs * 2 ** (line.attempts - 1), MAX_RETRY_DELAY_MS);
+      await requeue(deps.db, fence, deps.clock.now() + delay);
+      return;
+    }
+    outcome = failure(deps.clock, resolved.status, JSON.stringify(resolved.body));
+  }
+  await recordOutcome(deps.db, fence, outcome);
+}
+
+function success(clock: Clock, response: ChatCompletionResponse): LineOutcome {
+  const usage = response.usage;
+  return {
+    status: "succeeded",
+    statusCode: 200,
+    responseRequestId: newId("req_", 20),
+    responseBody: JSON.stringify(response),
+    errorCode: null,
+    errorMessage: null,
+    inputTokens: usage?.prompt_tokens ?? 0,
+    outputTokens: usage?.completion_tokens ?? 0,
+    cachedTokens: 0,
+    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+    finishedAt: unixSeconds(clock),
+  };
+}
+
+/** A line whose request was answered with an error status. */
+export function failure(clock: Clock, statusCode: number, body: string): LineOutcome {
+  return {
+    status: "failed",
+    statusCode,
+    responseRequestId: newId("req_", 20),
+    responseBody: body,
+    errorCode: null,
+    errorMessage: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    finishedAt: unixSeconds(clock),
+  };
+}

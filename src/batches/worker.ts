@@ -1,0 +1,332 @@
+import type { CompletionService } from "../completions/types.js";
+import type { DatabaseHandle } from "../db/connect.js";
+import type { Files } from "../files/files-service.js";
+import { type Clock, unixSeconds } from "../util/clock.js";
+import { newId } from "../util/ids.js";
+import {
+  batchById,
+  claimBatchLease,
+  extendBatchLeases,
+  releaseBatchLease,
+  transition,
+  type UnfinishedBatch,
+  unfinishedBatches,
+} from "./batch-records.js";
+import { finalizeBatch } from "./finalize-batch.js";
+import {
+  type ClaimedLine,
+  claimLines,
+  countOpenLines,
+  deleteLines,
+  extendLineLeases,
+  failUnstarted,
+  reclaimExpired,
+} from "./line-queue.js";
+import { runLine } from "./line-runner.js";
+import { validateBatch } from "./validate-batch.js";
+import { Wakeup } from "./wakeup.js";
+
+export interface BatchWorkerDeps {
+  handle: DatabaseHandle;
+  files: Files;
+  completions: CompletionService;
+  clock: Clock;
+  knownModel(id: string): boolean;
+  log: WorkerLog;
+}
+
+/** The part of a pino logger the worker uses. */
+export interface WorkerLog {
+  error(details: object, message: string): void;
+}
+
+export interface BatchWorkerOptions {
+  concurrency: number;
+  priceMultiplier: number;
+  /** How long a claim lives without renewal; a dead worker's lines return after this. */
+  leaseMs?: number;
+  /** How often batches are checked for work other than running lines. */
+  pollMs?: number;
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  fileSweepMs?: number;
+}
+
+const EXPIRED = {
+  code: "batch_expired",
+  message: "The batch expired before this request could be run.",
+};
+const CANCELLED = {
+  code: "batch_cancelled",
+  message: "The batch was cancelled before this request was run.",
+};
+
+/**
+ * Runs batches: validates new ones, claims and runs their lines with bounded concurrency,
+ * finalizes, cancels and expires them. Any number of workers (processes) can share a database;
+ * all coordination is through leases in it, so a killed worker's work is picked up by the next.
+ */
+export class BatchWorker {
+  readonly id = newId("wrk_", 12);
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly maxAttempts: number;
+  private readonly retryBaseMs: number;
+  private readonly fileSweepMs: number;
+  private readonly inFlight = new Map<string, ClaimedLine>();
+  /** Validation or finalization jobs this worker holds the batch lease for. */
+  private readonly jobs = new Map<string, Promise<void>>();
+  private readonly lineSlots = new Wakeup();
+  private readonly batchEvents = new Wakeup();
+  private runnable: UnfinishedBatch[] = [];
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private heartbeat: NodeJS.Timeout | null = null;
+  private lastFileSweep = 0;
+
+  constructor(
+    private readonly deps: BatchWorkerDeps,
+    private readonly options: BatchWorkerOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? 15_000;
+    this.pollMs = options.pollMs ?? 250;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.retryBaseMs = options.retryBaseMs ?? 1_000;
+    this.fileSweepMs = options.fileSweepMs ?? 60_000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.heartbeat = setInterval(() => this.renewLeases(), Math.max(50, this.leaseMs / 3));
+    this.loops = [this.superviseLoop(), this.claimLoop()];
+  }
+
+  /** A batch was created or cancelled: look now rather than at the next poll. */
+  notify(): void {
+    this.batchEvents.wake();
+  }
+
+  /** Stops claiming, lets running lines and jobs finish, then releases everything. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.batchEvents.wake();
+    this.lineSlots.wake();
+    await Promise.all(this.loops);
+    while (this.inFlight.size > 0) await this.lineSlots.wait(this.pollMs);
+    await Promise.all(this.jobs.values());
+    if (this.heartbeat) clearInterval(this.heartbeat);
+  }
+
+  private async claimLoop(): Promise<void> {
+    const { concurrency } = this.options;
+    const batchSize = Math.max(1, Math.ceil(concurrency / 4));
+    let next = 0;
+    while (this.running) {
+      const free = concurrency - this.inFlight.size;
+      const candidates = this.runnable;
+      if (candidates.length === 0 || free < Math.min(batchSize, concurrency)) {
+        await this.lineSlots.wait(this.pollMs);
+        continue;
+      }
+      const batch = candidates[next % candidates.length] as UnfinishedBatch;
+      next += 1;
+      try {
+        const lines = await this.claim(batch, free);
+        if (lines.length === 0) {
+          this.runnable = this.runnable.filter((b) => b.id !== batch.id);
+          continue;
+        }
+        for (const line of lines) this.startLine(line, batch.organization_id);
+      } catch (error) {
+        this.deps.log.error({ err: error, batch: batch.id }, "claiming batch lines failed");
+        await this.lineSlots.wait(this.pollMs);
+      }
+    }
+  }
+
+  private claim(batch: UnfinishedBatch, limit: number): Promise<ClaimedLine[]> {
+    const nowMs = this.deps.clock.now();
+    return claimLines(this.deps.handle, {
+      batchId: batch.id,
+      owner: this.id,
+      nowMs,
+      now: unixSeconds(this.deps.clock),
+      leaseUntil: nowMs + this.leaseMs,
+      limit,
+    });
+  }
+
+  private startLine(line: ClaimedLine, organizationId: string): void {
+    const key = `${line.batchId}#${line.lineNumber}`;
+    this.inFlight.set(key, line);
+    runLine(
+      {
+        db: this.deps.handle.db,
+        completions: this.deps.completions,
+        clock: this.deps.clock,
+        priceMultiplier: this.options.priceMultiplier,
+        maxAttempts: this.maxAttempts,
+        retryBaseMs: this.retryBaseMs,
+      },
+      line,
+      organizationId,
+      this.id,
+    )
+      .catch((error: unknown) =>
+        this.deps.log.error(
+          { err: error, batch: line.batchId, line: line.lineNumber },
+          "batch line failed",
+        ),
+      )
+      .finally(() => {
+        this.inFlight.delete(key);
+        this.lineSlots.wake();
+      });
+  }
+
+  private async superviseLoop(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.supervise();
+      } catch (error) {
+        this.deps.log.error({ err: error }, "batch supervision failed");
+      }
+      await this.batchEvents.wait(this.pollMs);
+    }
+  }
+
+  /** One look at every unfinished batch, moving each along its life cycle. */
+  private async supervise(): Promise<void> {
+    const runnable: UnfinishedBatch[] = [];
+    for (const batch of await unfinishedBatches(this.deps.handle.db)) {
+      if (!this.running) return;
+      if (this.jobs.has(batch.id)) continue;
+      const expired = unixSeconds(this.deps.clock) >= batch.expires_at;
+      switch (batch.status) {
+        case "validating":
+          this.startJob(batch.id, () =>
+            expired ? this.expireUnvalidated(batch.id) : this.validate(batch.id),
+          );
+          break;
+        case "in_progress":
+          if (await this.progress(batch, expired)) runnable.push(batch);
+          break;
+        case "cancelling":
+          await this.windDown(batch.id, CANCELLED, "cancelling", "cancelled");
+          break;
+        case "finalizing":
+          this.startJob(batch.id, () => this.finalize(batch.id, "finalizing", "completed"));
+          break;
+        default:
+          break;
+      }
+    }
+    this.runnable = runnable;
+    if (runnable.length > 0) this.lineSlots.wake();
+    await this.sweepFiles();
+  }
+
+  /** Keeps an in-progress batch moving; true while it still has lines to hand out. */
+  private async progress(batch: UnfinishedBatch, expired: boolean): Promise<boolean> {
+    const { db } = this.deps.handle;
+    await reclaimExpired(
+      db,
+      batch.id,
+      this.deps.clock.now(),
+      this.maxAttempts,
+      unixSeconds(this.deps.clock),
+    );
+    if (expired) {
+      await this.windDown(batch.id, EXPIRED, "in_progress", "expired");
+      return false;
+    }
+    if ((await countOpenLines(db, batch.id)) > 0) return true;
+    if (await transition(db, batch.id, "in_progress", "finalizing", unixSeconds(this.deps.clock))) {
+      this.startJob(batch.id, () => this.finalize(batch.id, "finalizing", "completed"));
+    }
+    return false;
+  }
+
+  /** Fails the lines that have not started; once running lines end, writes what there is. */
+  private async windDown(
+    batchId: string,
+    reason: { code: string; message: string },
+    from: "in_progress" | "cancelling",
+    to: "expired" | "cancelled",
+  ): Promise<void> {
+    const { db } = this.deps.handle;
+    await failUnstarted(db, batchId, reason, this.deps.clock.now(), unixSeconds(this.deps.clock));
+    if ((await countOpenLines(db, batchId)) > 0) return;
+    this.startJob(batchId, () => this.finalize(batchId, from, to));
+  }
+
+  private async validate(batchId: string): Promise<void> {
+    const batch = await batchById(this.deps.handle.db, batchId);
+    if (batch?.status !== "validating") return;
+    await validateBatch(this.deps, batch);
+  }
+
+  private async expireUnvalidated(batchId: string): Promise<void> {
+    const { db } = this.deps.handle;
+    await deleteLines(db, batchId);
+    await transition(db, batchId, "validating", "expired", unixSeconds(this.deps.clock));
+  }
+
+  private async finalize(
+    batchId: string,
+    from: "finalizing" | "in_progress" | "cancelling",
+    to: "completed" | "expired" | "cancelled",
+  ): Promise<void> {
+    await finalizeBatch(this.deps, batchId, from, to);
+    this.batchEvents.wake();
+  }
+
+  /** Runs `work` under the batch lease, unless another worker holds it. */
+  private startJob(batchId: string, work: () => Promise<void>): void {
+    if (this.jobs.has(batchId)) return;
+    const job = (async () => {
+      const nowMs = this.deps.clock.now();
+      const { db } = this.deps.handle;
+      if (!(await claimBatchLease(db, batchId, this.id, nowMs, nowMs + this.leaseMs))) return;
+      try {
+        await work();
+      } finally {
+        await releaseBatchLease(db, batchId, this.id);
+      }
+    })()
+      .catch((error: unknown) =>
+        this.deps.log.error({ err: error, batch: batchId }, "batch job failed"),
+      )
+      .finally(() => this.jobs.delete(batchId));
+    this.jobs.set(batchId, job);
+  }
+
+  private renewLeases(): void {
+    const until = this.deps.clock.now() + this.leaseMs;
+    const byBatch = new Map<string, number[]>();
+    for (const line of this.inFlight.values()) {
+      const numbers = byBatch.get(line.batchId) ?? [];
+      numbers.push(line.lineNumber);
+      byBatch.set(line.batchId, numbers);
+    }
+    const { db } = this.deps.handle;
+    const renewals = [
+      extendBatchLeases(db, this.id, [...this.jobs.keys()], until),
+      ...[...byBatch].map(([batchId, numbers]) =>
+        extendLineLeases(db, this.id, batchId, numbers, until),
+      ),
+    ];
+    Promise.all(renewals).catch((error: unknown) =>
+      this.deps.log.error({ err: error }, "renewing batch leases failed"),
+    );
+  }
+
+  private async sweepFiles(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (now - this.lastFileSweep < this.fileSweepMs) return;
+    this.lastFileSweep = now;
+    await this.deps.files.sweepExpired();
+  }
+}

@@ -1,0 +1,53 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { randomBase62 } from "../util/ids.js";
+import { assertSafeKey, BlobNotFoundError, type BlobStore } from "./blob-store.js";
+
+/** Blobs as files in one directory; written to a temporary name and renamed when complete. */
+export class DiskBlobStore implements BlobStore {
+  private ready: Promise<unknown> | null = null;
+
+  constructor(private readonly dir: string) {}
+
+  async put(key: string, body: Readable): Promise<void> {
+    const target = this.pathOf(key);
+    await this.ensureDir();
+    const partial = path.join(this.dir, `.${key}.${randomBase62(8)}.partial`);
+    try {
+      await pipeline(body, createWriteStream(partial, { flush: true }));
+      await rename(partial, target);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<Readable> {
+    const file = this.pathOf(key);
+    try {
+      await stat(file);
+    } catch {
+      throw new BlobNotFoundError(key);
+    }
+    return createReadStream(file);
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async close(): Promise<void> {}
+
+  private pathOf(key: string): string {
+    assertSafeKey(key);
+    return path.join(this.dir, key);
+  }
+
+  private ensureDir(): Promise<unknown> {
+    this.ready ??= mkdir(this.dir, { recursive: true });
+    return this.ready;
+  }
+}

@@ -1,0 +1,222 @@
+import { pipeline, type Readable, Transform } from "node:stream";
+import type { Kysely } from "kysely";
+import type { Database, FilePurpose } from "../db/schema.js";
+import { invalidRequest, notFound } from "../errors.js";
+import { type Clock, unixSeconds } from "../util/clock.js";
+import { newId } from "../util/ids.js";
+import { BlobNotFoundError, type BlobStore } from "./blob-store.js";
+import {
+  type FileDeleted,
+  type FileList,
+  type FileObject,
+  type FileRow,
+  toFileObject,
+} from "./file-object.js";
+import {
+  deleteExpiredFileRow,
+  deleteFileRow,
+  expiredFileIds,
+  fileSeq,
+  findFile,
+  insertFile,
+  listFiles,
+} from "./file-records.js";
+import { parseUploadFields } from "./upload-form.js";
+import { UploadInspector } from "./upload-inspector.js";
+
+export const MAX_FILE_BYTES = 200 * 1024 * 1024;
+
+/** One part of an upload form, in the order the client sent them. */
+export type UploadPart =
+  | { kind: "field"; name: string; value: string }
+  | { kind: "file"; name: string; filename: string; stream: Readable };
+
+export interface FileListQuery {
+  purpose?: FilePurpose | undefined;
+  after?: string | undefined;
+  limit: number;
+  order: "asc" | "desc";
+}
+
+const SWEEP_BATCH = 500;
+
+/** Errors reach the store through the last stream of each pipeline; nothing more to do here. */
+const ignoreError = () => undefined;
+
+/** The Files API (interface 2.12, 2.13): uploads streamed to the blob store, scoped per organization. */
+export class Files {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly store: BlobStore,
+    private readonly clock: Clock,
+    private readonly maxBytes = MAX_FILE_BYTES,
+  ) {}
+
+  /** Stores an upload; a `batch` file must be JSON Lines. */
+  async upload(organizationId: string, parts: AsyncIterable<UploadPart>): Promise<FileObject> {
+    const id = newId("file-");
+    const fields = new Map<string, string>();
+    let stored: { filename: string; inspector: UploadInspector } | null = null;
+    try {
+      for await (const part of parts) {
+        if (part.kind === "field") {
+          fields.set(part.name, part.value);
+          continue;
+        }
+        if (part.name !== "file" || stored) {
+          part.stream.resume();
+          throw invalidRequest(
+            `Unexpected file field '${part.name}': send exactly one file, in the field 'file'.`,
+            "invalid_file_field",
+            part.name,
+          );
+        }
+        const inspector = new UploadInspector(this.maxBytes);
+        stored = { filename: part.filename, inspector };
+        await this.store.put(id, pipeline(part.stream, inspector, ignoreError));
+      }
+      if (!stored) {
+        throw invalidRequest(
+          "Missing required form field 'file'.",
+          "missing_required_parameter",
+          "file",
+        );
+      }
+      const form = parseUploadFields(fields);
+      const verdict = stored.inspector.verdict();
+      if (!verdict.valid) {
+        throw invalidRequest(
+          `A 'batch' file must be JSON Lines (one JSON object per line), but line ${verdict.line} ${verdict.reason}.`,
+          "invalid_file_format",
+          "file",
+        );
+      }
+      if (verdict.lines === 0) {
+        throw invalidRequest(
+          "A 'batch' file must hold at least one request line; this one is empty.",
+          "invalid_file_format",
+          "file",
+        );
+      }
+      const createdAt = unixSeconds(this.clock);
+      const row: FileRow = {
+        id,
+        organization_id: organizationId,
+        purpose: form.purpose,
+        filename: stored.filename || "upload.jsonl",
+        bytes: stored.inspector.bytes,
+        status: "processed",
+        status_details: null,
+        created_at: createdAt,
+        expires_at: form.expiresAfterSeconds === null ? null : createdAt + form.expiresAfterSeconds,
+      };
+      await insertFile(this.db, row);
+      return toFileObject(row);
+    } catch (error) {
+      if (stored) await this.store.delete(id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async retrieve(organizationId: string, id: string): Promise<FileObject> {
+    return toFileObject(await this.require(organizationId, id));
+  }
+
+  async list(organizationId: string, query: FileListQuery): Promise<FileList> {
+    const afterSeq = query.after ? await fileSeq(this.db, organizationId, query.after) : undefined;
+    if (query.after && afterSeq === undefined) throw notFound("file", query.after, "after");
+    const rows = await listFiles(this.db, {
+      organizationId,
+      now: unixSeconds(this.clock),
+      purpose: query.purpose,
+      afterSeq,
+      limit: query.limit,
+      order: query.order,
+    });
+    const data = rows.slice(0, query.limit).map(toFileObject);
+    return {
+      object: "list",
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: rows.length > query.limit,
+    };
+  }
+
+  /** The file's bytes as a stream. */
+  async content(organizationId: string, id: string): Promise<{ file: FileObject; body: Readable }> {
+    const row = await this.require(organizationId, id);
+    try {
+      return { file: toFileObject(row), body: await this.store.get(id) };
+    } catch (error) {
+      if (error instanceof BlobNotFoundError) throw notFound("file", id, "file_id");
+      throw error;
+    }
+  }
+
+  async delete(organizationId: string, id: string): Promise<FileDeleted> {
+    await this.require(organizationId, id);
+    if (!(await deleteFileRow(this.db, organizationId, id))) throw notFound("file", id, "file_id");
+    await this.store.delete(id);
+    return { id, object: "file", deleted: true };
+  }
+
+  /** A live file's bytes for the batch engine, or null when the organization has no such file. */
+  async open(
+    organizationId: string,
+    id: string,
+  ): Promise<{ file: FileObject; body: Readable } | null> {
+    const row = await findFile(this.db, organizationId, id, unixSeconds(this.clock));
+    if (!row) return null;
+    try {
+      return { file: toFileObject(row), body: await this.store.get(id) };
+    } catch (error) {
+      if (error instanceof BlobNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Stores bytes under a new file id without a row yet; the caller records the row (with
+   * `fileRow`) in its own transaction, so a crash leaves at most an unreferenced blob.
+   */
+  async writeBlob(source: Readable): Promise<{ id: string; bytes: number }> {
+    const id = newId("file-");
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    await this.store.put(id, pipeline(source, counter, ignoreError));
+    return { id, bytes };
+  }
+
+  async discardBlob(id: string): Promise<void> {
+    await this.store.delete(id);
+  }
+
+  /** Deletes expired files, row first so a file is never visible without its bytes. */
+  async sweepExpired(): Promise<number> {
+    const now = unixSeconds(this.clock);
+    let removed = 0;
+    for (const id of await expiredFileIds(this.db, now, SWEEP_BATCH)) {
+      if (await deleteExpiredFileRow(this.db, id, now)) {
+        await this.store.delete(id);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  private async require(organizationId: string, id: string): Promise<FileRow> {
+    const row = await findFile(this.db, organizationId, id, unixSeconds(this.clock));
+    if (!row) throw notFound("file", id, "file_id");
+    return row;
+  }
+}
