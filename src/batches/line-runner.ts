@@ -55,7 +55,12 @@ export async function runLine(
   let outcome: LineOutcome;
   try {
     const response = await deps.completions.chat(
-      { organizationId, priceMultiplier: deps.priceMultiplier },
+      {
+        organizationId,
+        priceMultiplier: deps.priceMultiplier,
+        // One charge per line, even when a crash makes the line run twice.
+        billingReference: `${line.batchId}:${line.customId}`,
+      },
       JSON.parse(line.body) as ChatCompletionBody,
     );
     outcome = success(deps.clock, response);

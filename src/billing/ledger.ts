@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { DatabaseHandle, DialectName } from "../db/connect.js";
 import type { Database, LedgerKind } from "../db/schema.js";
 import { insufficientCredits, notFound } from "../errors.js";
@@ -26,6 +26,9 @@ export interface Settlement {
  * minus open reservations. Every movement of money is an append-only ledger entry written in the
  * same transaction as the balance change, and a conditional update keeps the balance ≥ 0 however
  * many requests or processes race.
+ *
+ * The statements every completion runs (hold, settle) are written as SQL templates: building and
+ * compiling them with the query builder cost more CPU than running them on SQLite.
  */
 export class Ledger {
   private readonly db: Kysely<Database>;
@@ -79,27 +82,16 @@ export class Ledger {
     assertAmount(maxNanos);
     const id = newId("res_");
     await this.db.transaction().execute(async (tx) => {
-      const held = await tx
-        .updateTable("organizations")
-        .set((eb) => ({ balance_nanos: eb("balance_nanos", "-", maxNanos) }))
-        .where("id", "=", organizationId)
-        .where("balance_nanos", ">=", maxNanos)
-        .returning("balance_nanos")
-        .executeTakeFirst();
-      if (!held) throw insufficientCredits();
-      await tx
-        .insertInto("reservations")
-        .values({
-          id,
-          organization_id: organizationId,
-          amount_nanos: maxNanos,
-          status: "held",
-          charged_nanos: null,
-          reference,
-          created_at: unixSeconds(this.clock),
-          finished_at: null,
-        })
-        .execute();
+      const held = await sql<{ balance_nanos: number }>`
+        update organizations set balance_nanos = balance_nanos - ${maxNanos}
+        where id = ${organizationId} and balance_nanos >= ${maxNanos}
+        returning balance_nanos`.execute(tx);
+      if (held.rows.length === 0) throw insufficientCredits();
+      await sql`
+        insert into reservations
+          (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at, finished_at)
+        values (${id}, ${organizationId}, ${maxNanos}, 'held', null, ${reference},
+          ${unixSeconds(this.clock)}, null)`.execute(tx);
     });
     return { id, organizationId, amountNanos: maxNanos };
   }
@@ -123,16 +115,15 @@ export class Ledger {
       }
       const hold = reservation.amountNanos;
       // Usually the hold (plus whatever else is spendable) covers the cost: one conditional update.
-      const covered = await tx
-        .updateTable("organizations")
-        .set((eb) => ({ balance_nanos: eb("balance_nanos", "+", hold - actualNanos) }))
-        .where("id", "=", reservation.organizationId)
-        .where("balance_nanos", ">=", actualNanos - hold)
-        .returning("balance_nanos")
-        .executeTakeFirst();
-      const settlement = covered
-        ? { chargedNanos: actualNanos, balanceNanos: covered.balance_nanos }
-        : await this.chargeWhatRemains(tx, reservation);
+      const covered = await sql<{ balance_nanos: number }>`
+        update organizations set balance_nanos = balance_nanos + ${hold - actualNanos}
+        where id = ${reservation.organizationId} and balance_nanos >= ${actualNanos - hold}
+        returning balance_nanos`.execute(tx);
+      const balanceAfter = covered.rows[0]?.balance_nanos;
+      const settlement =
+        balanceAfter !== undefined
+          ? { chargedNanos: actualNanos, balanceNanos: balanceAfter }
+          : await this.chargeWhatRemains(tx, reservation);
       if (settlement.chargedNanos > 0) {
         await this.appendEntry(
           tx,
@@ -198,6 +189,19 @@ export class Ledger {
     return stale.length;
   }
 
+  /** Whether a charge was recorded under `reference` for the organization. */
+  async hasCharge(organizationId: string, reference: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("ledger_entries")
+      .select("id")
+      .where("reference", "=", reference)
+      .where("organization_id", "=", organizationId)
+      .where("kind", "=", "charge")
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async entries(organizationId: string) {
     return this.db
       .selectFrom("ledger_entries")
@@ -213,13 +217,11 @@ export class Ledger {
     status: "settled" | "released",
     chargedNanos: number | null = null,
   ): Promise<boolean> {
-    const result = await tx
-      .updateTable("reservations")
-      .set({ status, finished_at: unixSeconds(this.clock), charged_nanos: chargedNanos })
-      .where("id", "=", reservationId)
-      .where("status", "=", "held")
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const result = await sql`
+      update reservations
+      set status = ${status}, finished_at = ${unixSeconds(this.clock)}, charged_nanos = ${chargedNanos}
+      where id = ${reservationId} and status = 'held'`.execute(tx);
+    return (result.numAffectedRows ?? 0n) > 0n;
   }
 
   private async lockedBalance(tx: Transaction<Database>, reservation: Reservation) {
@@ -240,18 +242,12 @@ export class Ledger {
     balanceAfterNanos: number,
     details: EntryDetails,
   ): Promise<void> {
-    await tx
-      .insertInto("ledger_entries")
-      .values({
-        organization_id: organizationId,
-        kind,
-        amount_nanos: amountNanos,
-        balance_after_nanos: balanceAfterNanos,
-        reference: details.reference ?? null,
-        memo: details.memo ?? null,
-        created_at: unixSeconds(this.clock),
-      })
-      .execute();
+    const { reference = null, memo = null } = details;
+    await sql`
+      insert into ledger_entries
+        (organization_id, kind, amount_nanos, balance_after_nanos, reference, memo, created_at)
+      values (${organizationId}, ${kind}, ${amountNanos}, ${balanceAfterNanos}, ${reference},
+        ${memo}, ${unixSeconds(this.clock)})`.execute(tx);
   }
 }
 

@@ -76,7 +76,11 @@ export class CompletionPipeline implements CompletionService {
   }
 
   private reserve(caller: CompletionCaller, plan: CompletionPlan): Promise<Reservation> {
-    return this.deps.ledger.reserve(caller.organizationId, plan.maxCostNanos, plan.id);
+    return this.deps.ledger.reserve(
+      caller.organizationId,
+      plan.maxCostNanos,
+      plan.billingReference,
+    );
   }
 
   private async run(
@@ -104,7 +108,10 @@ export class CompletionPipeline implements CompletionService {
       choices.push({ ...choice, text: choice.text + (answered?.suffix ?? "") });
     }
     const bill = billFor(plan, tally);
-    await this.deps.ledger.settle(hold, bill.totalNanos, { reference: plan.id, memo: plan.model });
+    await this.deps.ledger.settle(hold, bill.totalNanos, {
+      reference: plan.billingReference,
+      memo: plan.model,
+    });
     return { choices, usage: usageObject(plan, tally, bill) };
   }
 }

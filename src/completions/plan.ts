@@ -26,6 +26,8 @@ const FALLBACK_MAX_COMPLETION_TOKENS = 4096;
 /** Everything decided before the model runs: what to send, what to extract, what to hold. */
 export interface CompletionPlan {
   id: string;
+  /** Reference of the hold and of the charge in the ledger. */
+  billingReference: string;
   created: number;
   model: string;
   entry: CatalogueEntry;
@@ -68,6 +70,7 @@ export async function planChat(
   caller: CompletionCaller,
   body: ChatCompletionBody,
 ): Promise<CompletionPlan> {
+  caller = await unlessAlreadyCharged(deps, caller);
   const entry = deps.catalogue.get(body.model);
   assertResearchAvailable(requestedSources(body.research, body.prediction_date));
   const asOf = resolveAsOf(body.prediction_date, deps.clock.now());
@@ -98,6 +101,7 @@ export async function planText(
   caller: CompletionCaller,
   body: CompletionBody,
 ): Promise<CompletionPlan> {
+  caller = await unlessAlreadyCharged(deps, caller);
   if ("prediction_date" in body) {
     throw invalidRequest(
       "prediction_date is a chat completion field; text completions have no system date line.",
@@ -123,6 +127,16 @@ export async function planText(
   };
   const promptTokens = guided.reduce((sum, p) => sum + countTextTokens(p), 0);
   return finishPlan(deps, caller, body, entry, input, promptTokens, guided.length, forecast);
+}
+
+/** A re-run of work already charged under the same reference (after a crash) runs free. */
+async function unlessAlreadyCharged(
+  deps: PipelineDeps,
+  caller: CompletionCaller,
+): Promise<CompletionCaller> {
+  if (!caller.billingReference) return caller;
+  const charged = await deps.ledger.hasCharge(caller.organizationId, caller.billingReference);
+  return charged ? { ...caller, priceMultiplier: 0 } : caller;
 }
 
 function finishPlan(
@@ -165,8 +179,10 @@ function finishPlan(
   });
   // A repair call re-sends the prompt and the reply, so a forecast may cost up to twice as much.
   const worstCase = (forecast ? 2 : 1) * worstInference + classificationNanos;
+  const id = newId(input.kind === "chat" ? "chatcmpl-" : "cmpl-");
   return {
-    id: newId(input.kind === "chat" ? "chatcmpl-" : "cmpl-"),
+    id,
+    billingReference: caller.billingReference ?? id,
     created: unixSeconds(deps.clock),
     model: entry.object.id,
     entry,

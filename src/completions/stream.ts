@@ -66,7 +66,10 @@ async function* relay(
     }));
     tally.add(reported ?? countedUsage(plan, generated));
     const bill = billFor(plan, tally);
-    await deps.ledger.settle(hold, bill.totalNanos, { reference: plan.id, memo: plan.model });
+    await deps.ledger.settle(hold, bill.totalNanos, {
+      reference: plan.billingReference,
+      memo: plan.model,
+    });
     return usageObject(plan, tally, bill);
   };
 

@@ -76,6 +76,11 @@ export interface CompletionCaller {
   organizationId: string;
   /** Scales every cost (batch lines use `batches.price_multiplier`). Default 1. */
   priceMultiplier?: number;
+  /**
+   * Ledger reference of the charge (default: the completion id). A request whose reference was
+   * already charged, such as a batch line re-run after a crash, is not charged again.
+   */
+  billingReference?: string;
   /** Aborts upstream work; what was generated until then is still charged. */
   signal?: AbortSignal;
 }

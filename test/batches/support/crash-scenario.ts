@@ -74,11 +74,11 @@ export async function killMidBatchAndRecover(databaseUrl: string | null): Promis
     const ids = [...output, ...errors].map((line) => line.custom_id).sort();
     expect(ids).toEqual(lines.map((line) => line.custom_id).sort());
 
-    // Each answered line was charged once, under its completion id, and nothing else was.
+    // Each answered line was charged once, under its batch and custom id, and nothing else was.
     const charges = (await services.ledger.entries(organization.id)).filter(
       (entry) => entry.kind === "charge",
     );
-    const answered = output.map((line) => String(line.response?.body.id)).sort();
+    const answered = output.map((line) => `${created.id}:${line.custom_id}`).sort();
     expect(charges.map((entry) => String(entry.reference)).sort()).toEqual(answered);
   } finally {
     await server.kill("SIGKILL");
