@@ -24,6 +24,19 @@ const benchmarks: Benchmark[] = [
       (await benchCompletions({ durationSeconds, warmupSeconds, connections: [1, 10] })).passed,
   },
   {
+    // Sibyl's overhead next to a model that takes a realistic 20 ms per reply; no targets.
+    name: "completions-20ms",
+    run: async () =>
+      (
+        await benchCompletions({
+          durationSeconds,
+          warmupSeconds,
+          connections: [1, 10],
+          upstreamDelayMs: 20,
+        })
+      ).passed,
+  },
+  {
     // Reports throughput and memory; it throws when a batch or an upload fails.
     name: "batches",
     run: async () => {

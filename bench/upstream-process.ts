@@ -1,6 +1,7 @@
 /**
  * A minimal OpenAI-compatible model server for the benchmark: answers every chat completion at
- * once with the same small reply and usage, so what is measured is the path in front of it.
+ * with the same small reply and usage, so what is measured is the path in front of it.
+ * Argument: `{"delayMs": n}` (default 0) holds each reply that long, like a model generating.
  * Prints `{"url": …}` once it listens.
  */
 import { createServer } from "node:http";
@@ -22,14 +23,20 @@ const reply = JSON.stringify({
   usage: { prompt_tokens: 42, completion_tokens: 12, total_tokens: 54 },
 });
 
+const { delayMs = 0 } = JSON.parse(process.argv[2] ?? "{}") as { delayMs?: number };
+
 const server = createServer((request, response) => {
-  request.resume();
-  request.on("end", () => {
+  const answer = () => {
     response.writeHead(200, {
       "content-type": "application/json",
       "content-length": Buffer.byteLength(reply),
     });
     response.end(reply);
+  };
+  request.resume();
+  request.on("end", () => {
+    if (delayMs > 0) setTimeout(answer, delayMs);
+    else answer();
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -1,5 +1,5 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
+import { type Kysely, sql } from "kysely";
+import type { ApiKeysTable, Database } from "../db/schema.js";
 import { notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -22,6 +22,8 @@ export interface Principal {
   organizationId: string;
   keyId: string;
 }
+
+type KeyRow = Pick<ApiKeysTable, "id" | "organization_id" | "key_hash" | "revoked_at">;
 
 /** API keys: only a SHA-256 digest and a short visible prefix are ever stored. */
 export class ApiKeys {
@@ -77,11 +79,11 @@ export class ApiKeys {
   async authenticate(presented: string): Promise<Principal | null> {
     if (!looksLikeKey(presented)) return null;
     const digest = hashKey(presented);
-    const row = await this.db
-      .selectFrom("api_keys")
-      .select(["id", "organization_id", "key_hash", "revoked_at"])
-      .where("key_hash", "=", digest)
-      .executeTakeFirst();
+    // Runs on every request: a SQL template skips the query builder's CPU cost.
+    const { rows } = await sql<KeyRow>`
+      select id, organization_id, key_hash, revoked_at
+      from api_keys where key_hash = ${digest}`.execute(this.db);
+    const row = rows[0];
     if (!row || !sameDigest(row.key_hash, digest) || row.revoked_at !== null) return null;
     return { organizationId: row.organization_id, keyId: row.id };
   }

@@ -24,9 +24,18 @@ function asUtc(text: string): string {
 /** Built once: `toLocaleDateString` builds a formatter per call (~0.06 ms on every request). */
 const WEEKDAY = new Intl.DateTimeFormat("en-US", { weekday: "long", timeZone: "UTC" });
 
+/** The last day's line: nearly every request asks for today's, and formatting it is not free. */
+let last = { day: "", line: "" };
+
 /** The system line that tells the model which day it is. */
 export function asOfInstruction(asOf: Date): string {
   const day = asOf.toISOString().slice(0, 10);
-  const weekday = WEEKDAY.format(asOf);
-  return `Today's date is ${weekday}, ${day} (UTC). Treat this as the current date: you know nothing that happened after it.`;
+  if (day !== last.day) {
+    const weekday = WEEKDAY.format(asOf);
+    last = {
+      day,
+      line: `Today's date is ${weekday}, ${day} (UTC). Treat this as the current date: you know nothing that happened after it.`,
+    };
+  }
+  return last.line;
 }

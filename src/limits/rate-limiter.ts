@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../db/schema.js";
 import { ServiceError } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
@@ -29,16 +29,15 @@ export class RateLimiter {
   async hit(organizationId: string): Promise<RateLimitState> {
     const now = unixSeconds(this.clock);
     const windowStart = now - (now % WINDOW_SECONDS);
-    const row = await this.db
-      .insertInto("rate_limit_windows")
-      .values({ organization_id: organizationId, window_start: windowStart, request_count: 1 })
-      .onConflict((oc) =>
-        oc.columns(["organization_id", "window_start"]).doUpdateSet((eb) => ({
-          request_count: eb("rate_limit_windows.request_count", "+", 1),
-        })),
-      )
-      .returning("request_count")
-      .executeTakeFirstOrThrow();
+    // Runs on every request: a SQL template skips the query builder's CPU cost.
+    const { rows } = await sql<{ request_count: number }>`
+      insert into rate_limit_windows (organization_id, window_start, request_count)
+      values (${organizationId}, ${windowStart}, 1)
+      on conflict (organization_id, window_start)
+      do update set request_count = rate_limit_windows.request_count + 1
+      returning request_count`.execute(this.db);
+    const row = rows[0];
+    if (!row) throw new Error("rate limit counter returned no row");
     await this.pruneOldWindows(windowStart);
     const state: RateLimitState = {
       limit: this.perMinute,
