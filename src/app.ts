@@ -58,6 +58,16 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // Closing sweeps idle keep-alive connections once. A response still running then (a streamed
+  // file download, a completion) would leave its connection open, and close waiting, until the
+  // client or the 72 s keep-alive timeout ends it; sweep again as each such response finishes.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onResponse", async () => {
+    if (closing) app.server.closeIdleConnections();
+  });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply

@@ -82,6 +82,8 @@ export class BatchWorker {
   private running = false;
   private loops: Promise<void>[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Lease renewals still running, awaited on stop so no query outlives the worker. */
+  private renewal: Promise<void> = Promise.resolve();
   private lastFileSweep = 0;
 
   constructor(
@@ -117,6 +119,7 @@ export class BatchWorker {
     while (this.inFlight.size > 0) await this.lineSlots.wait(this.pollMs);
     await Promise.all(this.jobs.values());
     if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.renewal;
   }
 
   private async claimLoop(): Promise<void> {
@@ -318,8 +321,9 @@ export class BatchWorker {
         extendLineLeases(db, this.id, batchId, numbers, until),
       ),
     ];
-    Promise.all(renewals).catch((error: unknown) =>
-      this.deps.log.error({ err: error }, "renewing batch leases failed"),
+    this.renewal = Promise.all([this.renewal, ...renewals]).then(
+      () => undefined,
+      (error: unknown) => this.deps.log.error({ err: error }, "renewing batch leases failed"),
     );
   }
 

@@ -21,6 +21,7 @@ export function createBatchWorker(
     {
       concurrency: services.config.batches.concurrency,
       priceMultiplier: services.config.batches.price_multiplier,
+      leaseMs: services.config.batches.lease_seconds * 1000,
       ...options,
     },
   );

@@ -134,6 +134,7 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
     batches: {
       price_multiplier: file.batches?.price_multiplier ?? 0.5,
       concurrency: file.batches?.concurrency ?? 16,
+      lease_seconds: file.batches?.lease_seconds ?? 15,
     },
     payments: file.payments ?? null,
   };

@@ -23,7 +23,12 @@ export interface Config {
     sources: { news_search?: ResearchSourceConfig; web_search?: ResearchSourceConfig };
   };
   classification: { model: string; cost_usd: string };
-  batches: { price_multiplier: number; concurrency: number };
+  batches: {
+    price_multiplier: number;
+    concurrency: number;
+    /** How long a worker's claim on a line lasts without renewal (a dead worker's lines return). */
+    lease_seconds: number;
+  };
   payments: ConfigFile["payments"] | null;
 }
 

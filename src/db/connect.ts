@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
+import { QueuedSqliteDialect } from "./sqlite-driver.js";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -32,7 +33,7 @@ function connectSqlite(file: string): DatabaseHandle {
   // Other processes (CLI, workers) may hold the write lock briefly.
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite) }),
   });
   return { db, dialect: "sqlite", close: () => db.destroy() };
 }

@@ -32,10 +32,24 @@ export function writeConfig(dir: string, config: Record<string, unknown>): strin
   return file;
 }
 
-export async function spawnServer(configFile: string, dataDir: string, port: number) {
+/** `nodeOptions`: flags for the server's Node.js, e.g. the heap setting a deployment uses. */
+export async function spawnServer(
+  configFile: string,
+  dataDir: string,
+  port: number,
+  nodeOptions: string[] = [],
+) {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(ROOT, "src/cli.ts"), "serve", "--config", configFile],
+    [
+      ...nodeOptions,
+      "--import",
+      "tsx",
+      path.join(ROOT, "src/cli.ts"),
+      "serve",
+      "--config",
+      configFile,
+    ],
     {
       cwd: ROOT,
       env: { ...process.env, SIBYL_DATA_DIR: dataDir },
