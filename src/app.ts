@@ -50,6 +50,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     return503OnClosing: true,
     // Malformed URLs and the like get the same error shape as everything else.
     frameworkErrors: handleError,
+    // One access line per request (below) instead of Fastify's two: half the logging cost.
+    disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
@@ -57,6 +59,18 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.decorateRequest("principal", null);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+        organization: request.principal?.organizationId,
+      },
+      "request completed",
+    );
   });
   // Closing sweeps idle keep-alive connections once. A response still running then (a streamed
   // file download, a completion) would leave its connection open, and close waiting, until the
