@@ -11,7 +11,15 @@ export interface BlobStore {
   get(key: string): Promise<Readable>;
   /** Removes the blob; a missing blob is not an error. */
   delete(key: string): Promise<void>;
+  /** Every complete blob, read a page at a time; blobs still being written are left out. */
+  list(): AsyncIterable<StoredBlob>;
   close(): Promise<void>;
+}
+
+export interface StoredBlob {
+  key: string;
+  /** Milliseconds since the Unix epoch. */
+  lastModified: number;
 }
 
 export class BlobNotFoundError extends Error {
@@ -23,7 +31,11 @@ export class BlobNotFoundError extends Error {
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
+export function isSafeKey(key: string): boolean {
+  return SAFE_KEY.test(key);
+}
+
 /** Keys come from our own ids, but are checked anyway before they become paths or object names. */
 export function assertSafeKey(key: string): void {
-  if (!SAFE_KEY.test(key)) throw new RangeError(`unsafe blob key: ${JSON.stringify(key)}`);
+  if (!isSafeKey(key)) throw new RangeError(`unsafe blob key: ${JSON.stringify(key)}`);
 }

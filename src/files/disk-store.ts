@@ -1,10 +1,16 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { createReadStream, createWriteStream, type Dir } from "node:fs";
+import { mkdir, opendir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomBase62 } from "../util/ids.js";
-import { assertSafeKey, BlobNotFoundError, type BlobStore } from "./blob-store.js";
+import {
+  assertSafeKey,
+  BlobNotFoundError,
+  type BlobStore,
+  isSafeKey,
+  type StoredBlob,
+} from "./blob-store.js";
 
 /** Blobs as files in one directory; written to a temporary name and renamed when complete. */
 export class DiskBlobStore implements BlobStore {
@@ -39,6 +45,26 @@ export class DiskBlobStore implements BlobStore {
     await rm(this.pathOf(key), { force: true });
   }
 
+  async *list(): AsyncIterable<StoredBlob> {
+    let dir: Dir;
+    try {
+      dir = await opendir(this.dir);
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    for await (const entry of dir) {
+      // Uploads in progress are dot-named `.partial` files, which are never safe keys.
+      if (!entry.isFile() || !isSafeKey(entry.name)) continue;
+      try {
+        const { mtimeMs } = await stat(path.join(this.dir, entry.name));
+        yield { key: entry.name, lastModified: mtimeMs };
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    }
+  }
+
   async close(): Promise<void> {}
 
   private pathOf(key: string): string {
@@ -50,4 +76,9 @@ export class DiskBlobStore implements BlobStore {
     this.ready ??= mkdir(this.dir, { recursive: true });
     return this.ready;
   }
+}
+
+/** The directory or file went away (not created yet, or deleted while listing). */
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === "ENOENT";
 }

@@ -105,3 +105,10 @@ export async function deleteExpiredFileRow(db: Db, id: string, now: number): Pro
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** Which of `ids` have a file row, expired or not. */
+export async function existingFileIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom("files").select("id").where("id", "in", ids).execute();
+  return new Set(rows.map((row) => row.id));
+}

@@ -21,6 +21,7 @@ import {
   insertFile,
   listFiles,
 } from "./file-records.js";
+import { sweepOrphanBlobs } from "./orphan-blobs.js";
 import { parseUploadFields } from "./upload-form.js";
 import { UploadInspector } from "./upload-inspector.js";
 
@@ -40,21 +41,40 @@ export interface FileListQuery {
 
 const SWEEP_BATCH = 500;
 
+const FILE_ID_PREFIX = "file-";
+
+/** Far longer than any upload or batch finalize takes between writing a blob and its row. */
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+
+export interface FilesOptions {
+  maxBytes?: number;
+  /** How old a blob without a row must be before the sweeper deletes it. */
+  orphanGraceMs?: number;
+}
+
 /** Errors reach the store through the last stream of each pipeline; nothing more to do here. */
 const ignoreError = () => undefined;
 
 /** The Files API (interface 2.12, 2.13): uploads streamed to the blob store, scoped per organization. */
 export class Files {
+  private readonly maxBytes: number;
+  private readonly orphanGraceMs: number;
+  /** Listing the whole store is costly, and orphans only become eligible once per grace period. */
+  private nextOrphanSweep = 0;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly store: BlobStore,
     private readonly clock: Clock,
-    private readonly maxBytes = MAX_FILE_BYTES,
-  ) {}
+    options: FilesOptions = {},
+  ) {
+    this.maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
+    this.orphanGraceMs = options.orphanGraceMs ?? ORPHAN_GRACE_MS;
+  }
 
   /** Stores an upload; a `batch` file must be JSON Lines. */
   async upload(organizationId: string, parts: AsyncIterable<UploadPart>): Promise<FileObject> {
-    const id = newId("file-");
+    const id = newId(FILE_ID_PREFIX);
     const fields = new Map<string, string>();
     let stored: { filename: string; inspector: UploadInspector } | null = null;
     try {
@@ -181,7 +201,7 @@ export class Files {
    * `fileRow`) in its own transaction, so a crash leaves at most an unreferenced blob.
    */
   async writeBlob(source: Readable): Promise<{ id: string; bytes: number }> {
-    const id = newId("file-");
+    const id = newId(FILE_ID_PREFIX);
     let bytes = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -197,7 +217,10 @@ export class Files {
     await this.store.delete(id);
   }
 
-  /** Deletes expired files, row first so a file is never visible without its bytes. */
+  /**
+   * Deletes expired files, row first so a file is never visible without its bytes, then blobs
+   * that no row references. Returns how many files and blobs it removed.
+   */
   async sweepExpired(): Promise<number> {
     const now = unixSeconds(this.clock);
     let removed = 0;
@@ -207,11 +230,23 @@ export class Files {
         removed += 1;
       }
     }
-    return removed;
+    return removed + (await this.sweepOrphans());
   }
 
   close(): Promise<void> {
     return this.store.close();
+  }
+
+  private async sweepOrphans(): Promise<number> {
+    const now = this.clock.now();
+    if (now < this.nextOrphanSweep) return 0;
+    this.nextOrphanSweep = now + this.orphanGraceMs;
+    return sweepOrphanBlobs({
+      db: this.db,
+      store: this.store,
+      keyPrefix: FILE_ID_PREFIX,
+      cutoff: now - this.orphanGraceMs,
+    });
   }
 
   private async require(organizationId: string, id: string): Promise<FileRow> {

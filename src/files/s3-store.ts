@@ -5,13 +5,20 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { assertSafeKey, BlobNotFoundError, type BlobStore } from "./blob-store.js";
+import {
+  assertSafeKey,
+  BlobNotFoundError,
+  type BlobStore,
+  isSafeKey,
+  type StoredBlob,
+} from "./blob-store.js";
 
 /** S3 requires every part but the last to be at least 5 MiB; one part is buffered at a time. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -99,6 +106,22 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     assertSafeKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** Unfinished multipart uploads are not objects yet, so they never appear here. */
+  async *list(): AsyncIterable<StoredBlob> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }),
+      );
+      for (const { Key, LastModified } of page.Contents ?? []) {
+        if (Key && LastModified && isSafeKey(Key)) {
+          yield { key: Key, lastModified: LastModified.getTime() };
+        }
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async close(): Promise<void> {

@@ -2,11 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { toFile } from "openai";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BlobNotFoundError } from "../../src/files/blob-store.js";
+import { insertFile } from "../../src/files/file-records.js";
+import { Files } from "../../src/files/files-service.js";
 import { S3BlobStore } from "../../src/files/s3-store.js";
+import { systemClock, unixSeconds } from "../../src/util/clock.js";
 import {
   type BatchServer,
   chatLine,
@@ -29,7 +33,10 @@ describe("S3 blob store (s3rver on loopback)", () => {
       port: 0,
       silent: true,
       directory,
-      configureBuckets: [{ name: "sibyl-files", configs: [] }],
+      configureBuckets: [
+        { name: "sibyl-files", configs: [] },
+        { name: "sibyl-sweep", configs: [] },
+      ],
     });
     const address = await s3.run();
     endpoint = `http://127.0.0.1:${address.port}`;
@@ -39,9 +46,9 @@ describe("S3 blob store (s3rver on loopback)", () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  const store = () =>
+  const store = (bucket = "sibyl-files") =>
     new S3BlobStore({
-      bucket: "sibyl-files",
+      bucket,
       client: { endpoint, region: "us-east-1", forcePathStyle: true, credentials },
     });
 
@@ -107,6 +114,38 @@ describe("S3 blob store (s3rver on loopback)", () => {
         .create({ file: await toFile(Buffer.from(input), "again.jsonl"), purpose: "batch" })
         .then((f) => f.id);
       expect(again).toMatch(/^file-/);
+    });
+
+    it("sweeps old blobs without a row", async () => {
+      const blobs = store("sibyl-sweep");
+      const { db } = server.services.database;
+      // Object times come from the server's clock, so the old blobs really age, briefly.
+      const files = new Files(db, blobs, systemClock, { orphanGraceMs: 1_000 });
+      const { org } = await server.client();
+      const put = (key: string) => blobs.put(key, Readable.from([`${key}\n`]));
+      const orphans = ["file-orphan-1", "file-orphan-2"];
+      await Promise.all(orphans.map(put));
+      await put("file-kept");
+      await put("notes");
+      await insertFile(db, {
+        id: "file-kept",
+        organization_id: org.organizationId,
+        purpose: "batch",
+        filename: "kept.jsonl",
+        bytes: 10,
+        status: "processed",
+        status_details: null,
+        created_at: unixSeconds(systemClock),
+        expires_at: null,
+      });
+      await sleep(1_500);
+      await put("file-young");
+
+      expect(await files.sweepExpired()).toBe(orphans.length);
+      const left: string[] = [];
+      for await (const blob of blobs.list()) left.push(blob.key);
+      expect(left.sort()).toEqual(["file-kept", "file-young", "notes"]);
+      await blobs.close();
     });
   });
 });
