@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import {
   type BatchServer,
+  batchRequest,
   chatLine,
   jsonl,
   readResults,
@@ -9,12 +10,6 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "./support/batch-server.js";
-
-const create = (inputFileId: string) => ({
-  input_file_id: inputFileId,
-  endpoint: "/v1/chat/completions" as const,
-  completion_window: "24h" as const,
-});
 
 describe("batch billing through the completion pipeline", () => {
   let upstream: FakeUpstream;
@@ -56,7 +51,10 @@ describe("batch billing through the completion pipeline", () => {
       openai,
       jsonl([chatLine("a", "priced"), chatLine("b", "priced")]),
     );
-    const batch = await waitForBatch(openai, (await openai.batches.create(create(file.id))).id);
+    const batch = await waitForBatch(
+      openai,
+      (await openai.batches.create(batchRequest(file.id))).id,
+    );
     expect(batch.status).toBe("completed");
     expect(batch.usage).toMatchObject({
       input_tokens: 2000,
@@ -84,7 +82,10 @@ describe("batch billing through the completion pipeline", () => {
       .set({ balance_nanos: 0 })
       .where("id", "=", org.organizationId)
       .execute();
-    const batch = await waitForBatch(openai, (await openai.batches.create(create(file.id))).id);
+    const batch = await waitForBatch(
+      openai,
+      (await openai.batches.create(batchRequest(file.id))).id,
+    );
     expect(batch.status).toBe("completed");
     expect(batch.request_counts).toEqual({ total: 6, completed: 0, failed: 6 });
     expect(batch.output_file_id).toBeNull();

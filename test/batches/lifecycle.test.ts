@@ -4,6 +4,7 @@ import { UpstreamError } from "../../src/inference/errors.js";
 import type { Clock } from "../../src/util/clock.js";
 import {
   type BatchServer,
+  batchRequest,
   chatLine,
   jsonl,
   readResults,
@@ -12,12 +13,6 @@ import {
   waitForBatch,
 } from "./support/batch-server.js";
 import { ScriptedCompletions } from "./support/scripted-completions.js";
-
-const create = (inputFileId: string) => ({
-  input_file_id: inputFileId,
-  endpoint: "/v1/chat/completions" as const,
-  completion_window: "24h" as const,
-});
 
 const lines = (count: number, prefix: string) =>
   Array.from({ length: count }, (_, i) => chatLine(`${prefix}-${i}`));
@@ -54,7 +49,7 @@ describe("batch life cycle", () => {
     completions.calls = [];
     const input = lines(10, "cancel");
     const file = await uploadBatchFile(openai, jsonl(input));
-    const created = await openai.batches.create(create(file.id));
+    const created = await openai.batches.create(batchRequest(file.id));
     await until(() => completions.calls.length === 2);
 
     const cancelling = await openai.batches.cancel(created.id);
@@ -91,7 +86,10 @@ describe("batch life cycle", () => {
   it("refuses to cancel a finished batch with 409 and no retry", async () => {
     const { org, openai } = await server.client();
     const file = await uploadBatchFile(openai, jsonl(lines(1, "done")));
-    const batch = await waitForBatch(openai, (await openai.batches.create(create(file.id))).id);
+    const batch = await waitForBatch(
+      openai,
+      (await openai.batches.create(batchRequest(file.id))).id,
+    );
     expect(batch.status).toBe("completed");
     const response = await fetch(`${server.url}/v1/batches/${batch.id}/cancel`, {
       method: "POST",
@@ -110,7 +108,7 @@ describe("batch life cycle", () => {
     const input = lines(6, "expire");
     const file = await uploadBatchFile(openai, jsonl(input));
     const created = await openai.batches.create({
-      ...create(file.id),
+      ...batchRequest(file.id),
       output_expires_after: { anchor: "created_at", seconds: 7200 },
     });
     await until(() => completions.calls.length === 2);
@@ -146,7 +144,10 @@ describe("batch life cycle", () => {
       }
     };
     const file = await uploadBatchFile(openai, jsonl(lines(3, "flaky")));
-    const batch = await waitForBatch(openai, (await openai.batches.create(create(file.id))).id);
+    const batch = await waitForBatch(
+      openai,
+      (await openai.batches.create(batchRequest(file.id))).id,
+    );
     completions.before = () => undefined;
     expect(batch.status).toBe("completed");
     expect(batch.request_counts).toEqual({ total: 3, completed: 2, failed: 1 });
@@ -165,7 +166,7 @@ describe("batch life cycle", () => {
     const { openai } = await server.client();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await openai.batches.create(create(`file-missing${i}`))).id);
+      ids.push((await openai.batches.create(batchRequest(`file-missing${i}`))).id);
     }
     const newestFirst = [...ids].reverse();
     const first = await openai.batches.list({ limit: 2 });

@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type BatchServer,
+  batchRequest,
   chatLine,
   jsonl,
   startBatchServer,
   uploadBatchFile,
   waitForBatch,
 } from "./support/batch-server.js";
-
-const create = (inputFileId: string) => ({
-  input_file_id: inputFileId,
-  endpoint: "/v1/chat/completions" as const,
-  completion_window: "24h" as const,
-});
 
 describe("batch validation", () => {
   let server: BatchServer;
@@ -47,7 +42,10 @@ describe("batch validation", () => {
       { custom_id: "h", method: "POST", url: "/v1/chat/completions", body: { messages: [] } },
     ]);
     const file = await uploadBatchFile(openai, content);
-    const batch = await waitForBatch(openai, (await openai.batches.create(create(file.id))).id);
+    const batch = await waitForBatch(
+      openai,
+      (await openai.batches.create(batchRequest(file.id))).id,
+    );
     expect(batch.status).toBe("failed");
     expect(batch.failed_at).toBeTypeOf("number");
     expect(batch.in_progress_at).toBeNull();
@@ -76,7 +74,7 @@ describe("batch validation", () => {
 
   it("fails a batch whose input file does not exist, naming the file", async () => {
     const { openai } = await server.client();
-    const created = await openai.batches.create(create("file-doesnotexist"));
+    const created = await openai.batches.create(batchRequest("file-doesnotexist"));
     expect(created.status).toBe("validating");
     const batch = await waitForBatch(openai, created.id);
     expect(batch.status).toBe("failed");
@@ -93,7 +91,7 @@ describe("batch validation", () => {
     const file = await uploadBatchFile(owner.openai, jsonl([chatLine("1")]));
     const batch = await waitForBatch(
       other.openai,
-      (await other.openai.batches.create(create(file.id))).id,
+      (await other.openai.batches.create(batchRequest(file.id))).id,
     );
     expect(batch.status).toBe("failed");
     expect(batch.errors?.data?.[0]?.code).toBe("file_not_found");
@@ -103,7 +101,10 @@ describe("batch validation", () => {
     const { openai } = await server.client();
     const content = `${JSON.stringify(chatLine("1"))}\n\n${JSON.stringify(chatLine("2"))}`;
     const file = await uploadBatchFile(openai, content);
-    const batch = await waitForBatch(openai, (await openai.batches.create(create(file.id))).id);
+    const batch = await waitForBatch(
+      openai,
+      (await openai.batches.create(batchRequest(file.id))).id,
+    );
     expect(batch.status).toBe("completed");
     expect(batch.request_counts).toEqual({ total: 2, completed: 2, failed: 0 });
   });
@@ -131,13 +132,13 @@ describe("POST /v1/batches request checks", () => {
   it("rejects unknown properties, wrong endpoint or window and bad expiry with 422", async () => {
     const { org } = await server.client();
     const cases = [
-      { ...create("file-x"), extra: true },
-      { ...create("file-x"), endpoint: "/v1/completions" },
-      { ...create("file-x"), completion_window: "48h" },
-      { ...create("file-x"), input_file_id: "" },
-      { ...create("file-x"), output_expires_after: { anchor: "created_at", seconds: 60 } },
-      { ...create("file-x"), output_expires_after: { anchor: "now", seconds: 3600 } },
-      { ...create("file-x"), metadata: { key: 5 } },
+      { ...batchRequest("file-x"), extra: true },
+      { ...batchRequest("file-x"), endpoint: "/v1/completions" },
+      { ...batchRequest("file-x"), completion_window: "48h" },
+      { ...batchRequest("file-x"), input_file_id: "" },
+      { ...batchRequest("file-x"), output_expires_after: { anchor: "created_at", seconds: 60 } },
+      { ...batchRequest("file-x"), output_expires_after: { anchor: "now", seconds: 3600 } },
+      { ...batchRequest("file-x"), metadata: { key: 5 } },
       { endpoint: "/v1/chat/completions", completion_window: "24h" },
     ];
     for (const body of cases) {
@@ -150,7 +151,7 @@ describe("POST /v1/batches request checks", () => {
   });
 
   it("needs an API key", async () => {
-    expect((await post(create("file-x"))).status).toBe(401);
+    expect((await post(batchRequest("file-x"))).status).toBe(401);
     expect((await fetch(`${server.url}/v1/batches`)).status).toBe(401);
     expect((await fetch(`${server.url}/v1/batches/batch_x`)).status).toBe(401);
     expect(
@@ -161,7 +162,7 @@ describe("POST /v1/batches request checks", () => {
   it("keeps metadata and the output expiry", async () => {
     const { openai } = await server.client();
     const batch = await openai.batches.create({
-      ...create("file-x"),
+      ...batchRequest("file-x"),
       metadata: { a: "1" },
       output_expires_after: { anchor: "created_at", seconds: 3600 },
     });

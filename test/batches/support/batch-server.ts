@@ -124,3 +124,10 @@ export async function readResults(openai: OpenAI, fileId: string | null | undefi
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as ResultLine);
 }
+
+/** The body of a batch create for an uploaded input file. */
+export const batchRequest = (inputFileId: string) => ({
+  input_file_id: inputFileId,
+  endpoint: "/v1/chat/completions" as const,
+  completion_window: "24h" as const,
+});
