@@ -25,8 +25,26 @@ export interface MigrationOutcome {
   applied: string[];
 }
 
+/**
+ * Rounds of migration on SQLite. PostgreSQL serializes migrators with an advisory lock; SQLite
+ * has no such lock across processes, so two processes opening a fresh file race, and the loser's
+ * transaction fails on tables the winner just created. It rolled back whole, so looking again
+ * finds the winner's work committed and nothing left to do.
+ */
+const SQLITE_MIGRATION_ROUNDS = 3;
+
 /** Brings the schema up to date; safe to run from several processes at once. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationOutcome> {
+  for (let round = 1; ; round++) {
+    try {
+      return await migrateOnce(handle);
+    } catch (error) {
+      if (handle.dialect !== "sqlite" || round >= SQLITE_MIGRATION_ROUNDS) throw error;
+    }
+  }
+}
+
+async function migrateOnce(handle: DatabaseHandle): Promise<MigrationOutcome> {
   const migrator = new Migrator({
     db: handle.db,
     provider: new StaticMigrationProvider(handle.dialect),

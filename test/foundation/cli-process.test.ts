@@ -32,6 +32,19 @@ afterAll(() => {
 });
 
 describe("the sibyl command", () => {
+  it("lets several processes migrate a fresh SQLite file at once", async () => {
+    const fresh = temp.make("sibyl-cli-migrate-");
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => runCli(["migrate"], { cwd: fresh })),
+    );
+    for (const result of results) {
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+    }
+    const applied = results.flatMap((result) => singleJson(result).applied as string[]);
+    expect(applied.filter((name) => name === "0001_foundation")).toHaveLength(1);
+  });
+
   it("prints exactly one JSON line for a command that creates something", async () => {
     const result = await sibyl(["keys", "create", "--org", org.organization_id]);
     expect(result.code).toBe(0);
