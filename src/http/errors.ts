@@ -14,6 +14,17 @@ import {
   type ValidationDetail,
 } from "./validation.js";
 
+/** A request that needs a body and sent none. */
+function missingBody(): ResolvedError {
+  const missing: ValidationDetail = {
+    loc: ["body"],
+    msg: "Field required",
+    type: "missing",
+    input: null,
+  };
+  return { status: 422, headers: {}, body: validationBody([missing]) };
+}
+
 /** Maps Fastify's own errors (parsing, limits, validation) onto the catalogue. */
 function fromFastifyError(error: FastifyError, request: FastifyRequest): ResolvedError | null {
   if (error.validation) {
@@ -24,15 +35,7 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): Resolve
       path: request.params,
       header: request.headers,
     }[part];
-    if (part === "body" && data === undefined) {
-      const missing: ValidationDetail = {
-        loc: ["body"],
-        msg: "Field required",
-        type: "missing",
-        input: null,
-      };
-      return { status: 422, headers: {}, body: validationBody([missing]) };
-    }
+    if (part === "body" && data === undefined) return missingBody();
     return {
       status: 422,
       headers: {},
@@ -54,15 +57,8 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): Resolve
           },
         ),
       );
-    case "FST_ERR_CTP_EMPTY_JSON_BODY": {
-      const missing: ValidationDetail = {
-        loc: ["body"],
-        msg: "Field required",
-        type: "missing",
-        input: null,
-      };
-      return { status: 422, headers: {}, body: validationBody([missing]) };
-    }
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return missingBody();
     default:
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
         return {
