@@ -179,6 +179,18 @@ export async function requeue(db: Db, fence: LineFence, availableAt: number): Pr
   return result.numUpdatedRows > 0n;
 }
 
+/** The columns of a line that ends failed with no response (it never ran, or never finished). */
+function failedWithoutResult(error: { code: string; message: string }, now: number) {
+  return {
+    status: "failed" as const,
+    error_code: error.code,
+    error_message: error.message,
+    finished_at: now,
+    lease_owner: null,
+    lease_until: null,
+  };
+}
+
 /**
  * Lines whose worker stopped renewing its lease go back to the queue, or fail when they have
  * been tried `maxAttempts` times already (a line that keeps killing its worker).
@@ -192,14 +204,15 @@ export async function reclaimExpired(
 ): Promise<void> {
   await db
     .updateTable("batch_lines")
-    .set({
-      status: "failed",
-      error_code: "attempts_exhausted",
-      error_message: `The request was started ${maxAttempts} times without finishing.`,
-      finished_at: now,
-      lease_owner: null,
-      lease_until: null,
-    })
+    .set(
+      failedWithoutResult(
+        {
+          code: "attempts_exhausted",
+          message: `The request was started ${maxAttempts} times without finishing.`,
+        },
+        now,
+      ),
+    )
     .where("batch_id", "=", batchId)
     .where("status", "=", "running")
     .where("lease_until", "<", nowMs)
@@ -224,14 +237,7 @@ export async function failUnstarted(
 ): Promise<void> {
   await db
     .updateTable("batch_lines")
-    .set({
-      status: "failed",
-      error_code: error.code,
-      error_message: error.message,
-      finished_at: now,
-      lease_owner: null,
-      lease_until: null,
-    })
+    .set(failedWithoutResult(error, now))
     .where("batch_id", "=", batchId)
     .where((eb) =>
       eb.or([
