@@ -1,6 +1,7 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DatabaseHandle, DialectName } from "../db/connect.js";
 import type { Database, LedgerKind } from "../db/schema.js";
+import type { StatementDatabase, Statements } from "../db/statements.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -27,11 +28,12 @@ export interface Settlement {
  * same transaction as the balance change, and a conditional update keeps the balance ≥ 0 however
  * many requests or processes race.
  *
- * The statements every completion runs (hold, settle) are written as SQL templates: building and
- * compiling them with the query builder cost more CPU than running them on SQLite.
+ * Every movement runs as hand-written statements (see db/statements.ts): holds and settlements
+ * run on every completion, where the query builder cost more CPU than SQLite itself.
  */
 export class Ledger {
   private readonly db: Kysely<Database>;
+  private readonly statements: StatementDatabase;
   private readonly dialect: DialectName;
 
   constructor(
@@ -39,6 +41,7 @@ export class Ledger {
     private readonly clock: Clock,
   ) {
     this.db = handle.db;
+    this.statements = handle.statements;
     this.dialect = handle.dialect;
   }
 
@@ -60,13 +63,11 @@ export class Ledger {
     details: EntryDetails = {},
   ): Promise<number> {
     assertAmount(amountNanos);
-    return this.db.transaction().execute(async (tx) => {
-      const row = await tx
-        .updateTable("organizations")
-        .set((eb) => ({ balance_nanos: eb("balance_nanos", "+", amountNanos) }))
-        .where("id", "=", organizationId)
-        .returning("balance_nanos")
-        .executeTakeFirst();
+    return this.statements.transaction(async (tx) => {
+      const [row] = await tx.rows<{ balance_nanos: number }>(sql`
+        update organizations set balance_nanos = balance_nanos + ${amountNanos}
+        where id = ${organizationId}
+        returning balance_nanos`);
       if (!row) throw notFound("organization", organizationId);
       await this.appendEntry(tx, organizationId, kind, amountNanos, row.balance_nanos, details);
       return row.balance_nanos;
@@ -81,17 +82,16 @@ export class Ledger {
   ): Promise<Reservation> {
     assertAmount(maxNanos);
     const id = newId("res_");
-    await this.db.transaction().execute(async (tx) => {
-      const held = await sql<{ balance_nanos: number }>`
+    await this.statements.transaction(async (tx) => {
+      const held = await tx.changes(sql`
         update organizations set balance_nanos = balance_nanos - ${maxNanos}
-        where id = ${organizationId} and balance_nanos >= ${maxNanos}
-        returning balance_nanos`.execute(tx);
-      if (held.rows.length === 0) throw insufficientCredits();
-      await sql`
+        where id = ${organizationId} and balance_nanos >= ${maxNanos}`);
+      if (held === 0) throw insufficientCredits();
+      await tx.changes(sql`
         insert into reservations
           (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at, finished_at)
         values (${id}, ${organizationId}, ${maxNanos}, 'held', null, ${reference},
-          ${unixSeconds(this.clock)}, null)`.execute(tx);
+          ${unixSeconds(this.clock)}, null)`);
     });
     return { id, organizationId, amountNanos: maxNanos };
   }
@@ -107,7 +107,7 @@ export class Ledger {
     details: EntryDetails = {},
   ): Promise<Settlement> {
     assertAmount(actualNanos);
-    return this.db.transaction().execute(async (tx) => {
+    return this.statements.transaction(async (tx) => {
       // Claiming the reservation first takes the write lock (SQLite) / row lock (PostgreSQL).
       const claimed = await this.finishReservation(tx, reservation.id, "settled", actualNanos);
       if (!claimed) {
@@ -115,11 +115,11 @@ export class Ledger {
       }
       const hold = reservation.amountNanos;
       // Usually the hold (plus whatever else is spendable) covers the cost: one conditional update.
-      const covered = await sql<{ balance_nanos: number }>`
+      const [covered] = await tx.rows<{ balance_nanos: number }>(sql`
         update organizations set balance_nanos = balance_nanos + ${hold - actualNanos}
         where id = ${reservation.organizationId} and balance_nanos >= ${actualNanos - hold}
-        returning balance_nanos`.execute(tx);
-      const balanceAfter = covered.rows[0]?.balance_nanos;
+        returning balance_nanos`);
+      const balanceAfter = covered?.balance_nanos;
       const settlement =
         balanceAfter !== undefined
           ? { chargedNanos: actualNanos, balanceNanos: balanceAfter }
@@ -139,34 +139,25 @@ export class Ledger {
   }
 
   /** The cost outran the hold and the balance: charge everything there is, down to zero. */
-  private async chargeWhatRemains(
-    tx: Transaction<Database>,
-    reservation: Reservation,
-  ): Promise<Settlement> {
+  private async chargeWhatRemains(tx: Statements, reservation: Reservation): Promise<Settlement> {
     const charged = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
-    await tx
-      .updateTable("organizations")
-      .set({ balance_nanos: 0 })
-      .where("id", "=", reservation.organizationId)
-      .execute();
-    await tx
-      .updateTable("reservations")
-      .set({ charged_nanos: charged })
-      .where("id", "=", reservation.id)
-      .execute();
+    await tx.changes(
+      sql`update organizations set balance_nanos = 0 where id = ${reservation.organizationId}`,
+    );
+    await tx.changes(
+      sql`update reservations set charged_nanos = ${charged} where id = ${reservation.id}`,
+    );
     return { chargedNanos: charged, balanceNanos: 0 };
   }
 
   /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
   async release(reservation: Reservation): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await this.statements.transaction(async (tx) => {
       const claimed = await this.finishReservation(tx, reservation.id, "released");
       if (!claimed) return;
-      await tx
-        .updateTable("organizations")
-        .set((eb) => ({ balance_nanos: eb("balance_nanos", "+", reservation.amountNanos) }))
-        .where("id", "=", reservation.organizationId)
-        .execute();
+      await tx.changes(sql`
+        update organizations set balance_nanos = balance_nanos + ${reservation.amountNanos}
+        where id = ${reservation.organizationId}`);
     });
   }
 
@@ -212,30 +203,29 @@ export class Ledger {
   }
 
   private async finishReservation(
-    tx: Transaction<Database>,
+    tx: Statements,
     reservationId: string,
     status: "settled" | "released",
     chargedNanos: number | null = null,
   ): Promise<boolean> {
-    const result = await sql`
+    const changed = await tx.changes(sql`
       update reservations
       set status = ${status}, finished_at = ${unixSeconds(this.clock)}, charged_nanos = ${chargedNanos}
-      where id = ${reservationId} and status = 'held'`.execute(tx);
-    return (result.numAffectedRows ?? 0n) > 0n;
+      where id = ${reservationId} and status = 'held'`);
+    return changed > 0;
   }
 
-  private async lockedBalance(tx: Transaction<Database>, reservation: Reservation) {
-    const row = await tx
-      .selectFrom("organizations")
-      .select("balance_nanos")
-      .where("id", "=", reservation.organizationId)
-      .$if(this.dialect === "postgres", (q) => q.forUpdate())
-      .executeTakeFirstOrThrow();
+  private async lockedBalance(tx: Statements, reservation: Reservation): Promise<number> {
+    // SQLite has no row locks: the transaction's write lock already serialises writers.
+    const lock = this.dialect === "postgres" ? sql` for update` : sql``;
+    const [row] = await tx.rows<{ balance_nanos: number }>(sql`
+      select balance_nanos from organizations where id = ${reservation.organizationId}${lock}`);
+    if (!row) throw notFound("organization", reservation.organizationId);
     return row.balance_nanos;
   }
 
   private async appendEntry(
-    tx: Transaction<Database>,
+    tx: Statements,
     organizationId: string,
     kind: LedgerKind,
     amountNanos: number,
@@ -243,11 +233,11 @@ export class Ledger {
     details: EntryDetails,
   ): Promise<void> {
     const { reference = null, memo = null } = details;
-    await sql`
+    await tx.changes(sql`
       insert into ledger_entries
         (organization_id, kind, amount_nanos, balance_after_nanos, reference, memo, created_at)
       values (${organizationId}, ${kind}, ${amountNanos}, ${balanceAfterNanos}, ${reference},
-        ${memo}, ${unixSeconds(this.clock)})`.execute(tx);
+        ${memo}, ${unixSeconds(this.clock)})`);
   }
 }
 

@@ -3,14 +3,21 @@ import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { ConnectionTurns } from "./connection-turns.js";
+import { kyselyStatements } from "./kysely-statements.js";
 import type { Database } from "./schema.js";
 import { QueuedSqliteDialect } from "./sqlite-driver.js";
+import { sqliteStatements } from "./sqlite-statements.js";
+import type { StatementDatabase } from "./statements.js";
+import { startWalCheckpointer } from "./wal-checkpointer.js";
 
 export type DialectName = "sqlite" | "postgres";
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The hot path's hand-written SQL, run without the query builder (see statements.ts). */
+  statements: StatementDatabase;
   close(): Promise<void>;
 }
 
@@ -32,10 +39,21 @@ function connectSqlite(file: string): DatabaseHandle {
   sqlite.pragma("foreign_keys = ON");
   // Other processes (CLI, workers) may hold the write lock briefly.
   sqlite.pragma("busy_timeout = 5000");
+  const checkpointer = file === ":memory:" ? null : startWalCheckpointer(sqlite, file);
+  const connection = withStatementCache(sqlite);
+  const turns = new ConnectionTurns();
   const db = new Kysely<Database>({
-    dialect: new QueuedSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new QueuedSqliteDialect({ database: connection }, turns),
   });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    statements: sqliteStatements(db, connection, turns),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** Distinct SQL texts are few (the queries are built from fixed shapes); this bounds the cache. */
@@ -48,6 +66,9 @@ const STATEMENT_CACHE_LIMIT = 1000;
 function withStatementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
@@ -76,5 +97,5 @@ function connectPostgres(url: string): DatabaseHandle {
     },
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: () => db.destroy() };
+  return { db, dialect: "postgres", statements: kyselyStatements(db), close: () => db.destroy() };
 }
