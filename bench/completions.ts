@@ -1,6 +1,7 @@
 /**
  * Non-streaming chat completions: Sibyl in front of a model server against that model server
- * alone, at 1 and at 10 connections, each driven by autocannon from its own process.
+ * alone, at 1 and at 10 connections, each driven by autocannon from its own process. A bare
+ * proxy (proxy-process.ts) is measured beside them as the floor any extra hop costs here.
  * With `upstreamDelayMs` the model server takes that long per reply, which shows Sibyl's
  * overhead next to a realistic model; that run is reported without targets.
  */
@@ -18,6 +19,8 @@ export interface CompletionsBenchOptions {
 export interface CompletionsBenchRow {
   connections: number;
   direct: LoadResult;
+  /** The bare proxy: a reference, with no target of its own. */
+  proxy: LoadResult;
   sibyl: LoadResult;
 }
 
@@ -48,6 +51,9 @@ export async function benchCompletions(
   const upstream = await startChild<{ url: string }>("./upstream-process.ts", {
     delayMs: upstreamDelayMs,
   });
+  const proxy = await startChild<{ url: string }>("./proxy-process.ts", {
+    upstreamUrl: upstream.ready.url,
+  });
   try {
     const sibyl = await startChild<{ url: string; apiKey: string; model: string }>(
       "./sibyl-process.ts",
@@ -59,6 +65,7 @@ export async function benchCompletions(
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ model: "bench-upstream", ...question }),
       };
+      const bareProxy = { ...direct, url: `${proxy.ready.url}/v1/chat/completions` };
       const proxied = {
         url: `${sibyl.ready.url}/v1/chat/completions`,
         headers: {
@@ -75,8 +82,9 @@ export async function benchCompletions(
           warmupSeconds: options.warmupSeconds,
         };
         const directResult = await load({ ...direct, ...common });
+        const proxyResult = await load({ ...bareProxy, ...common });
         const sibylResult = await load({ ...proxied, ...common });
-        rows.push({ connections, direct: directResult, sibyl: sibylResult });
+        rows.push({ connections, direct: directResult, proxy: proxyResult, sibyl: sibylResult });
       }
       const report = {
         rows,
@@ -89,6 +97,7 @@ export async function benchCompletions(
       await sibyl.stop();
     }
   } finally {
+    await proxy.stop();
     await upstream.stop();
   }
 }
@@ -106,7 +115,7 @@ function verdicts(rows: CompletionsBenchRow[], upstreamDelayMs: number): Verdict
   // The targets are about Sibyl's own cost, measured against an upstream that costs nothing.
   const list = upstreamDelayMs === 0 ? targetVerdicts(rows) : [];
   const failures = rows
-    .flatMap((row) => [row.direct, row.sibyl])
+    .flatMap((row) => [row.direct, row.proxy, row.sibyl])
     .filter((result) => result.non2xx > 0 || result.errors > 0);
   list.push({ label: "every response 2xx, no errors", ok: failures.length === 0 });
   return list;
@@ -144,6 +153,7 @@ function printReport(report: CompletionsBenchReport): void {
   for (const row of report.rows) {
     for (const [name, result] of [
       ["direct", row.direct],
+      ["proxy", row.proxy],
       ["sibyl", row.sibyl],
     ] as const) {
       lines.push(
@@ -160,8 +170,11 @@ function printReport(report: CompletionsBenchReport): void {
       );
     }
     const ratio = row.sibyl.requestsPerSecond / row.direct.requestsPerSecond;
+    const proxyRatio = row.proxy.requestsPerSecond / row.direct.requestsPerSecond;
+    const sibylToProxy = row.sibyl.requestsPerSecond / row.proxy.requestsPerSecond;
     lines.push(
       `       ratio Sibyl/direct: ${pct(ratio)}   added p50: ${ms(row.sibyl.p50 - row.direct.p50)} ms   added p99: ${ms(row.sibyl.p99 - row.direct.p99)} ms`,
+      `       bare proxy/direct: ${pct(proxyRatio)}   Sibyl/bare proxy: ${pct(sibylToProxy)}   Sibyl p50 over the bare proxy: ${ms(row.sibyl.p50 - row.proxy.p50)} ms`,
     );
   }
   lines.push("", report.upstreamDelayMs === 0 ? "targets:" : "checks (no targets):");

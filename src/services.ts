@@ -11,7 +11,10 @@ import { migrateToLatest } from "./db/migrate.js";
 import { createBlobStore } from "./files/create-blob-store.js";
 import { Files } from "./files/files-service.js";
 import { ProviderRegistry } from "./inference/registry.js";
-import { RateLimiter } from "./limits/rate-limiter.js";
+import { DatabaseWindowCounter } from "./limits/database-window-counter.js";
+import { MemoryWindowCounter } from "./limits/memory-window-counter.js";
+import { RATE_LIMIT_WINDOW_SECONDS, RateLimiter } from "./limits/rate-limiter.js";
+import type { WindowCounter } from "./limits/window-counter.js";
 import { ModelCatalogue } from "./models/catalogue.js";
 import { ServiceMetrics } from "./observability/metrics.js";
 import { type Clock, systemClock } from "./util/clock.js";
@@ -85,7 +88,11 @@ export async function createServices(
     ledger,
     catalogue,
     providers,
-    rateLimiter: new RateLimiter(database.statements, clock, config.limits.requests_per_minute),
+    rateLimiter: new RateLimiter(
+      rateLimitCounter(database),
+      clock,
+      config.limits.requests_per_minute,
+    ),
     completions,
     files,
     batches: new Batches(database.db, clock),
@@ -95,4 +102,14 @@ export async function createServices(
       await database.close();
     },
   };
+}
+
+/**
+ * PostgreSQL deployments may run many API processes, which must share one count; on SQLite a
+ * single process serves the API and counts in memory.
+ */
+function rateLimitCounter(database: DatabaseHandle): WindowCounter {
+  return database.dialect === "postgres"
+    ? new DatabaseWindowCounter(database.statements, RATE_LIMIT_WINDOW_SECONDS)
+    : new MemoryWindowCounter();
 }
