@@ -8,7 +8,7 @@ import type {
   InferenceRequest,
   SamplingParams,
 } from "../inference/provider.js";
-import { countChatTokens, countTextTokens } from "../inference/tokens.js";
+import { countChatTokens, countPromptTokens } from "../inference/tokens.js";
 import type { CatalogueEntry } from "../models/catalogue.js";
 import { unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -125,7 +125,7 @@ export async function planText(
     kind: "text",
     prompt: guided.length === 1 ? (guided[0] as string) : guided,
   };
-  const promptTokens = guided.reduce((sum, p) => sum + countTextTokens(p), 0);
+  const promptTokens = guided.reduce((sum, p) => sum + countPromptTokens(p), 0);
   return finishPlan(deps, caller, body, entry, input, promptTokens, guided.length, forecast);
 }
 

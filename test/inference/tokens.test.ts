@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { countChatTokens, countTextTokens, truncateToTokens } from "../../src/inference/tokens.js";
+import {
+  countChatTokens,
+  countPromptTokens,
+  countTextTokens,
+  truncateToTokens,
+} from "../../src/inference/tokens.js";
 
 describe("token counting", () => {
   it("counts text tokens with o200k_base", () => {
@@ -20,6 +25,22 @@ describe("token counting", () => {
       { role: "user", content },
     ]);
     expect(two).toBe(one + 4);
+  });
+
+  it("counts a prompt sent again as it counted it the first time", () => {
+    const prompts = Array.from({ length: 200 }, (_, i) =>
+      `Question ${i}: will index ${i * 7} close above ${i * 13}? `.repeat((i % 5) + 1),
+    );
+    const first = prompts.map(countPromptTokens);
+    expect(first).toEqual(prompts.map(countTextTokens));
+    // Fresh string objects with the same text, as a parsed request body would carry.
+    expect(prompts.map((prompt) => countPromptTokens(` ${prompt}`.slice(1)))).toEqual(first);
+  });
+
+  it("counts texts too long to remember all the same", () => {
+    const long = "The committee voted to hold rates steady. ".repeat(60_000);
+    expect(countPromptTokens(long)).toBe(countTextTokens(long));
+    expect(countPromptTokens(long)).toBe(countTextTokens(long));
   });
 
   it("truncates to a token budget", () => {
