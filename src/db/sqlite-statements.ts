@@ -13,15 +13,28 @@ export interface PreparingConnection {
   };
 }
 
+type Work = (tx: Statements) => Promise<unknown>;
+
+interface QueuedWork {
+  work: Work;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Statements run synchronously on the SQLite connection, in turn with Kysely's queries (the
  * connection is taken once per statement or transaction, not once per step as Kysely does).
+ *
+ * Transactions are committed in groups: those requested while the event loop handles one round
+ * of I/O run together, each inside its own savepoint, under one commit. A commit (appending the
+ * pages to the write-ahead log) cost more than all of a credit hold's statements together.
  */
 export function sqliteStatements(
   db: Kysely<Database>,
   connection: PreparingConnection,
   turns: ConnectionTurns,
 ): StatementDatabase {
+  const execute = (sql: string) => connection.prepare(sql).run([]);
   const run = (statement: RawBuilder<unknown>) => {
     const compiled = statement.compile(db);
     const prepared = connection.prepare(compiled.sql);
@@ -42,22 +55,55 @@ export function sqliteStatements(
       turns.give();
     }
   };
+
+  /** Runs each work in its own savepoint; a work that throws leaves no trace of its writes. */
+  const runInSavepoint = async (item: QueuedWork) => {
+    execute("savepoint unit");
+    try {
+      const value = await item.work(inTurn);
+      execute("release unit");
+      return () => item.resolve(value);
+    } catch (error) {
+      execute("rollback to unit");
+      execute("release unit");
+      return () => item.reject(error);
+    }
+  };
+
+  const commitGroup = async (group: QueuedWork[]) => {
+    try {
+      // Immediate: take the write lock now rather than fail to upgrade a read lock later.
+      execute("begin immediate");
+      const outcomes = [];
+      for (const item of group) outcomes.push(await runInSavepoint(item));
+      execute("commit");
+      for (const outcome of outcomes) outcome();
+    } catch (error) {
+      // The group's transaction itself failed (lock timeout, failed commit): nothing was kept.
+      let failure = error;
+      try {
+        if (connection.inTransaction) execute("rollback");
+      } catch (rollbackError) {
+        failure = rollbackError;
+      }
+      for (const item of group) item.reject(failure);
+    }
+  };
+
+  let queue: QueuedWork[] = [];
+  const flush = () => {
+    const group = queue;
+    queue = [];
+    void withTurn(() => commitGroup(group));
+  };
+
   return {
     rows: (statement) => withTurn(() => inTurn.rows(statement)),
     changes: (statement) => withTurn(() => inTurn.changes(statement)),
-    transaction: (work) =>
-      withTurn(async () => {
-        // Immediate: take the write lock now rather than fail to upgrade a read lock later.
-        connection.prepare("begin immediate").run([]);
-        try {
-          const result = await work(inTurn);
-          connection.prepare("commit").run([]);
-          return result;
-        } catch (error) {
-          // A failed commit may have ended the transaction already.
-          if (connection.inTransaction) connection.prepare("rollback").run([]);
-          throw error;
-        }
+    transaction: <T>(work: (tx: Statements) => Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        queue.push({ work, resolve: (value) => resolve(value as T), reject });
+        if (queue.length === 1) setImmediate(flush);
       }),
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Services } from "../../src/services.js";
-import { BOTH_DATABASES, type DatabaseUnderTest } from "./support/databases.js";
+import { BOTH_DATABASES, type DatabaseUnderTest, sqliteDatabase } from "./support/databases.js";
 
 describe.each(BOTH_DATABASES)("hand-written statements on $name", (kind) => {
   let database: DatabaseUnderTest;
@@ -102,5 +102,74 @@ describe.each(BOTH_DATABASES)("hand-written statements on $name", (kind) => {
     expect([0, 2, 12]).toContain((await builderRead).balance_nanos);
     expect([0, 2, 12]).toContain((await statementRead)[0]?.balance_nanos);
     expect(await balanceOf(id)).toEqual([{ balance_nanos: 12 }]);
+  });
+
+  it("keeps concurrent transactions apart: one that throws undoes only its own writes", async () => {
+    const ids = [await newOrganization(), await newOrganization(), await newOrganization()];
+    const { statements } = services.database;
+    const add = (id: string, nanos: number) =>
+      sql`update organizations set balance_nanos = balance_nanos + ${nanos} where id = ${id}`;
+    // Started together, as requests handled in one turn of the event loop are.
+    const outcomes = await Promise.allSettled(
+      ids.map((id, index) =>
+        statements.transaction(async (tx) => {
+          await tx.changes(add(id, 100));
+          await tx.changes(add(ids[0] as string, 1));
+          if (index === 1) throw new Error("second one fails");
+          await tx.changes(add(id, 10));
+          return index;
+        }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+    ]);
+    expect(outcomes[2]).toEqual({ status: "fulfilled", value: 2 });
+    const balances = await Promise.all(ids.map(async (id) => (await balanceOf(id))[0]));
+    expect(balances).toEqual([
+      { balance_nanos: 112 },
+      { balance_nanos: 0 },
+      { balance_nanos: 110 },
+    ]);
+  });
+});
+
+// Transactions requested together share one SQLite commit (see sqlite-statements.ts).
+describe("grouped commits on SQLite", () => {
+  let database: DatabaseUnderTest;
+
+  beforeAll(async () => {
+    database = await sqliteDatabase.create();
+  });
+
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  it("rejects every transaction of a group whose statements break the transaction", async () => {
+    const services = await database.open();
+    const id = (await services.organizations.create("grouped")).id;
+    const { statements } = services.database;
+    const balanceOf = (org: string) =>
+      statements.rows<{ balance_nanos: number }>(
+        sql`select balance_nanos from organizations where id = ${org}`,
+      );
+    const outcomes = await Promise.allSettled([
+      statements.transaction((tx) =>
+        tx.changes(sql`update organizations set balance_nanos = 5 where id = ${id}`),
+      ),
+      // Ending the transaction from inside leaves nothing to commit the group with.
+      statements.transaction((tx) => tx.changes(sql`commit`)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toContain("rejected");
+    // Whatever was reported as done is durable, and the connection still works.
+    const [row] = await balanceOf(id);
+    if (outcomes[0]?.status === "fulfilled") expect(row?.balance_nanos).toBe(5);
+    await statements.transaction((tx) =>
+      tx.changes(sql`update organizations set balance_nanos = 6 where id = ${id}`),
+    );
+    expect(await balanceOf(id)).toEqual([{ balance_nanos: 6 }]);
   });
 });
