@@ -15,6 +15,8 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
+// Checkpoints copy pages straight from the log to the file: no page cache worth keeping.
+db.pragma("cache_size = -256");
 const timer = setInterval(() => db.pragma("wal_checkpoint(PASSIVE)"), workerData.intervalMs);
 parentPort.once("message", () => {
   clearInterval(timer);
@@ -39,6 +41,8 @@ export function startWalCheckpointer(
 ): WalCheckpointer {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    // It holds one connection and a timer: a small heap keeps the process's footprint down.
+    resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
     workerData: {
       driver: createRequire(import.meta.url).resolve("better-sqlite3"),
       file,
