@@ -22,12 +22,11 @@ interface QueuedWork {
 }
 
 /**
- * Statements run synchronously on the SQLite connection, in turn with Kysely's queries (the
- * connection is taken once per statement or transaction, not once per step as Kysely does).
- *
- * Transactions are committed in groups: those requested while the event loop handles one round
- * of I/O run together, each inside its own savepoint, under one commit. A commit (appending the
- * pages to the write-ahead log) cost more than all of a credit hold's statements together.
+ * Statements run synchronously on the SQLite connection, in turn with Kysely's queries, and in
+ * groups: everything requested while the event loop handles one round of I/O (single statements
+ * and transactions alike) runs in one `begin immediate … commit`, each member inside its own
+ * savepoint. Opening and committing a transaction cost more than all of a credit hold's
+ * statements together, and a read's own transaction more than the read.
  */
 export function sqliteStatements(
   db: Kysely<Database>,
@@ -45,15 +44,6 @@ export function sqliteStatements(
   const inTurn: Statements = {
     rows: async <R>(statement: RawBuilder<R>) => run(statement).rows as R[],
     changes: async (statement) => run(statement).changes,
-  };
-  const withTurn = async <T>(work: () => Promise<T>): Promise<T> => {
-    const waiting = turns.take();
-    if (waiting) await waiting;
-    try {
-      return await work();
-    } finally {
-      turns.give();
-    }
   };
 
   /** Runs each work in its own savepoint; a work that throws leaves no trace of its writes. */
@@ -91,19 +81,26 @@ export function sqliteStatements(
   };
 
   let queue: QueuedWork[] = [];
-  const flush = () => {
+  const flush = async () => {
     const group = queue;
     queue = [];
-    void withTurn(() => commitGroup(group));
+    const waiting = turns.take();
+    if (waiting) await waiting;
+    try {
+      await commitGroup(group);
+    } finally {
+      turns.give();
+    }
   };
 
+  const transaction = <T>(work: (tx: Statements) => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: (value) => resolve(value as T), reject });
+      if (queue.length === 1) setImmediate(() => void flush());
+    });
   return {
-    rows: (statement) => withTurn(() => inTurn.rows(statement)),
-    changes: (statement) => withTurn(() => inTurn.changes(statement)),
-    transaction: <T>(work: (tx: Statements) => Promise<T>) =>
-      new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: (value) => resolve(value as T), reject });
-        if (queue.length === 1) setImmediate(flush);
-      }),
+    rows: (statement) => transaction((tx) => tx.rows(statement)),
+    changes: (statement) => transaction((tx) => tx.changes(statement)),
+    transaction,
   };
 }
