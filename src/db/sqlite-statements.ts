@@ -17,6 +17,8 @@ type Work = (tx: Statements) => Promise<unknown>;
 
 interface QueuedWork {
   work: Work;
+  /** One statement: SQLite undoes a failed statement by itself, so it needs no savepoint. */
+  single: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -24,8 +26,8 @@ interface QueuedWork {
 /**
  * Statements run synchronously on the SQLite connection, in turn with Kysely's queries, and in
  * groups: everything requested while the event loop handles one round of I/O (single statements
- * and transactions alike) runs in one `begin immediate … commit`, each member inside its own
- * savepoint. Opening and committing a transaction cost more than all of a credit hold's
+ * and transactions alike) runs in one `begin immediate … commit`, each transaction inside its
+ * own savepoint. Opening and committing a transaction cost more than all of a credit hold's
  * statements together, and a read's own transaction more than the read.
  */
 export function sqliteStatements(
@@ -46,16 +48,21 @@ export function sqliteStatements(
     changes: async (statement) => run(statement).changes,
   };
 
-  /** Runs each work in its own savepoint; a work that throws leaves no trace of its writes. */
-  const runInSavepoint = async (item: QueuedWork) => {
-    execute("savepoint unit");
+  /** Runs one member; one that throws leaves no trace of its writes. */
+  const runMember = async (item: QueuedWork) => {
+    // A failure SQLite answers by rolling back the whole transaction (a full disk, an I/O
+    // error) must not let the members after it run, and commit, on their own.
+    if (!connection.inTransaction) throw new Error("the group's transaction ended early");
+    if (!item.single) execute("savepoint unit");
     try {
       const value = await item.work(inTurn);
-      execute("release unit");
+      if (!item.single) execute("release unit");
       return () => item.resolve(value);
     } catch (error) {
-      execute("rollback to unit");
-      execute("release unit");
+      if (!item.single) {
+        execute("rollback to unit");
+        execute("release unit");
+      }
       return () => item.reject(error);
     }
   };
@@ -65,7 +72,7 @@ export function sqliteStatements(
       // Immediate: take the write lock now rather than fail to upgrade a read lock later.
       execute("begin immediate");
       const outcomes = [];
-      for (const item of group) outcomes.push(await runInSavepoint(item));
+      for (const item of group) outcomes.push(await runMember(item));
       execute("commit");
       for (const outcome of outcomes) outcome();
     } catch (error) {
@@ -93,14 +100,14 @@ export function sqliteStatements(
     }
   };
 
-  const transaction = <T>(work: (tx: Statements) => Promise<T>) =>
+  const enqueue = <T>(work: (tx: Statements) => Promise<T>, single: boolean) =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve: (value) => resolve(value as T), reject });
+      queue.push({ work, single, resolve: (value) => resolve(value as T), reject });
       if (queue.length === 1) setImmediate(() => void flush());
     });
   return {
-    rows: (statement) => transaction((tx) => tx.rows(statement)),
-    changes: (statement) => transaction((tx) => tx.changes(statement)),
-    transaction,
+    rows: (statement) => enqueue((tx) => tx.rows(statement), true),
+    changes: (statement) => enqueue((tx) => tx.changes(statement), true),
+    transaction: (work) => enqueue(work, false),
   };
 }

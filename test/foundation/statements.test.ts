@@ -172,4 +172,43 @@ describe("grouped commits on SQLite", () => {
     );
     expect(await balanceOf(id)).toEqual([{ balance_nanos: 6 }]);
   });
+
+  it("lets a single failed statement fail alone", async () => {
+    const services = await database.open();
+    const id = (await services.organizations.create("grouped single")).id;
+    const { statements } = services.database;
+    const outcomes = await Promise.allSettled([
+      statements.changes(sql`update organizations set balance_nanos = 3 where id = ${id}`),
+      statements.changes(sql`insert into organizations (id) values (${id})`),
+      statements.transaction((tx) =>
+        tx.changes(sql`update organizations set name = 'kept' where id = ${id}`),
+      ),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+    ]);
+    const [row] = await statements.rows<{ balance_nanos: number; name: string }>(
+      sql`select balance_nanos, name from organizations where id = ${id}`,
+    );
+    expect(row).toEqual({ balance_nanos: 3, name: "kept" });
+  });
+
+  it("never lets members run on their own once the group's transaction has ended", async () => {
+    const services = await database.open();
+    const id = (await services.organizations.create("grouped ended")).id;
+    const { statements } = services.database;
+    const outcomes = await Promise.allSettled([
+      statements.changes(sql`commit`),
+      statements.transaction((tx) =>
+        tx.changes(sql`update organizations set balance_nanos = 7 where id = ${id}`),
+      ),
+    ]);
+    expect(outcomes[1]?.status).toBe("rejected");
+    const [row] = await statements.rows<{ balance_nanos: number }>(
+      sql`select balance_nanos from organizations where id = ${id}`,
+    );
+    expect(row?.balance_nanos).toBe(0);
+  });
 });
