@@ -5,6 +5,11 @@ import type { StatementDatabase, Statements } from "../db/statements.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
+import {
+  claimAndChargeCovered,
+  type HoldValues,
+  holdWithReservation,
+} from "./postgres-ledger-statements.js";
 
 export interface Reservation {
   id: string;
@@ -81,19 +86,19 @@ export class Ledger {
     reference: string | null = null,
   ): Promise<Reservation> {
     assertAmount(maxNanos);
-    const id = newId("res_");
-    await this.statements.transaction(async (tx) => {
-      const held = await tx.changes(sql`
-        update organizations set balance_nanos = balance_nanos - ${maxNanos}
-        where id = ${organizationId} and balance_nanos >= ${maxNanos}`);
-      if (held === 0) throw insufficientCredits();
-      await tx.changes(sql`
-        insert into reservations
-          (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at, finished_at)
-        values (${id}, ${organizationId}, ${maxNanos}, 'held', null, ${reference},
-          ${unixSeconds(this.clock)}, null)`);
-    });
-    return { id, organizationId, amountNanos: maxNanos };
+    const hold: HoldValues = {
+      reservationId: newId("res_"),
+      organizationId,
+      maxNanos,
+      reference,
+      now: unixSeconds(this.clock),
+    };
+    const held =
+      this.dialect === "postgres"
+        ? await this.statements.changes(holdWithReservation(hold))
+        : await this.statements.transaction((tx) => holdStepByStep(tx, hold));
+    if (held === 0) throw insufficientCredits();
+    return { id: hold.reservationId, organizationId, amountNanos: maxNanos };
   }
 
   /**
@@ -107,23 +112,14 @@ export class Ledger {
     details: EntryDetails = {},
   ): Promise<Settlement> {
     assertAmount(actualNanos);
+    const entry = { reference: details.reference ?? null, memo: details.memo ?? null };
     return this.statements.transaction(async (tx) => {
-      // Claiming the reservation first takes the write lock (SQLite) / row lock (PostgreSQL).
-      const claimed = await this.finishReservation(tx, reservation.id, "settled", actualNanos);
-      if (!claimed) {
+      const outcome = await this.claimAndChargeCovered(tx, reservation, actualNanos, entry);
+      if (outcome === "not claimed") {
         return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
       }
-      const hold = reservation.amountNanos;
-      // Usually the hold (plus whatever else is spendable) covers the cost: one conditional update.
-      const [covered] = await tx.rows<{ balance_nanos: number }>(sql`
-        update organizations set balance_nanos = balance_nanos + ${hold - actualNanos}
-        where id = ${reservation.organizationId} and balance_nanos >= ${actualNanos - hold}
-        returning balance_nanos`);
-      const balanceAfter = covered?.balance_nanos;
-      const settlement =
-        balanceAfter !== undefined
-          ? { chargedNanos: actualNanos, balanceNanos: balanceAfter }
-          : await this.chargeWhatRemains(tx, reservation);
+      if (outcome !== "not covered") return outcome;
+      const settlement = await this.chargeWhatRemains(tx, reservation);
       if (settlement.chargedNanos > 0) {
         await this.appendEntry(
           tx,
@@ -131,11 +127,59 @@ export class Ledger {
           "charge",
           -settlement.chargedNanos,
           settlement.balanceNanos,
-          { reference: details.reference ?? null, memo: details.memo ?? null },
+          entry,
         );
       }
       return settlement;
     });
+  }
+
+  /**
+   * Claims the reservation (which takes the write lock on SQLite, the row lock on PostgreSQL)
+   * and, in the usual case where the hold plus whatever else is spendable covers the cost,
+   * charges it with one conditional update and records the charge.
+   */
+  private async claimAndChargeCovered(
+    tx: Statements,
+    reservation: Reservation,
+    actualNanos: number,
+    entry: { reference: string | null; memo: string | null },
+  ): Promise<Settlement | "not claimed" | "not covered"> {
+    const now = unixSeconds(this.clock);
+    if (this.dialect === "postgres") {
+      const [outcome] = await tx.rows(
+        claimAndChargeCovered({
+          reservationId: reservation.id,
+          organizationId: reservation.organizationId,
+          holdNanos: reservation.amountNanos,
+          actualNanos,
+          now,
+          ...entry,
+        }),
+      );
+      if (!outcome?.claimed) return "not claimed";
+      if (outcome.balance_nanos === null) return "not covered";
+      return { chargedNanos: actualNanos, balanceNanos: outcome.balance_nanos };
+    }
+    const claimed = await this.finishReservation(tx, reservation.id, "settled", actualNanos);
+    if (!claimed) return "not claimed";
+    const hold = reservation.amountNanos;
+    const [covered] = await tx.rows<{ balance_nanos: number }>(sql`
+      update organizations set balance_nanos = balance_nanos + ${hold - actualNanos}
+      where id = ${reservation.organizationId} and balance_nanos >= ${actualNanos - hold}
+      returning balance_nanos`);
+    if (!covered) return "not covered";
+    if (actualNanos > 0) {
+      await this.appendEntry(
+        tx,
+        reservation.organizationId,
+        "charge",
+        -actualNanos,
+        covered.balance_nanos,
+        entry,
+      );
+    }
+    return { chargedNanos: actualNanos, balanceNanos: covered.balance_nanos };
   }
 
   /** The cost outran the hold and the balance: charge everything there is, down to zero. */
@@ -239,6 +283,19 @@ export class Ledger {
       values (${organizationId}, ${kind}, ${amountNanos}, ${balanceAfterNanos}, ${reference},
         ${memo}, ${unixSeconds(this.clock)})`);
   }
+}
+
+/** The hold as two statements in one transaction; returns 0 when the balance is short. */
+async function holdStepByStep(tx: Statements, hold: HoldValues): Promise<number> {
+  const taken = await tx.changes(sql`
+    update organizations set balance_nanos = balance_nanos - ${hold.maxNanos}
+    where id = ${hold.organizationId} and balance_nanos >= ${hold.maxNanos}`);
+  if (taken === 0) return 0;
+  return tx.changes(sql`
+    insert into reservations
+      (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at, finished_at)
+    values (${hold.reservationId}, ${hold.organizationId}, ${hold.maxNanos}, 'held', null,
+      ${hold.reference}, ${hold.now}, null)`);
 }
 
 function assertAmount(nanos: number): void {
