@@ -1,6 +1,8 @@
+import { Accounts } from "./auth/accounts.js";
 import { ApiKeys } from "./auth/api-keys.js";
 import { Organizations } from "./auth/organizations.js";
 import { Batches } from "./batches/batches-service.js";
+import { HoldKeeper } from "./billing/hold-keeper.js";
 import { Ledger } from "./billing/ledger.js";
 import { describeBaselineForecast, QuestionClassifier } from "./completions/forecast-step.js";
 import { CompletionPipeline } from "./completions/pipeline.js";
@@ -18,6 +20,7 @@ import type { WindowCounter } from "./limits/window-counter.js";
 import { ModelCatalogue } from "./models/catalogue.js";
 import { ServiceMetrics } from "./observability/metrics.js";
 import { type Clock, systemClock } from "./util/clock.js";
+import { newId } from "./util/ids.js";
 
 /** Everything the routes and workers use, built once from the configuration. */
 export interface Services {
@@ -27,7 +30,11 @@ export interface Services {
   metrics: ServiceMetrics;
   organizations: Organizations;
   apiKeys: ApiKeys;
+  /** Opens organizations with their first key and credits, atomically. */
+  accounts: Accounts;
   ledger: Ledger;
+  /** Heartbeat and release of dead processes' holds; `serve` and `worker` start it. */
+  holds: HoldKeeper;
   catalogue: ModelCatalogue;
   providers: ProviderRegistry;
   rateLimiter: RateLimiter;
@@ -58,7 +65,8 @@ export async function createServices(
     throw error;
   }
   const metrics = new ServiceMetrics();
-  const ledger = new Ledger(database, clock);
+  const ledger = new Ledger(database.db, clock, newId("prc_", 16));
+  const holds = new HoldKeeper(database.db, ledger, clock, config.batches.lease_seconds);
   const catalogue = new ModelCatalogue(config.models);
   const providers = new ProviderRegistry(config.models, {
     env: options.env ?? process.env,
@@ -67,9 +75,11 @@ export async function createServices(
   const completions = new CompletionPipeline({
     config,
     clock,
+    database: database.db,
     catalogue,
     providers,
     ledger,
+    holds,
     metrics,
     classifier: new QuestionClassifier(config, providers),
   });
@@ -78,14 +88,18 @@ export async function createServices(
     createBlobStore(config.files, options.env ?? process.env),
     clock,
   );
+  const organizations = new Organizations(database.db, clock);
+  const apiKeys = new ApiKeys(database.db, clock);
   return {
     config,
     clock,
     database,
     metrics,
-    organizations: new Organizations(database.db, clock),
-    apiKeys: new ApiKeys(database, clock),
+    organizations,
+    apiKeys,
+    accounts: new Accounts(database.db, organizations, apiKeys, ledger),
     ledger,
+    holds,
     catalogue,
     providers,
     rateLimiter: new RateLimiter(
@@ -97,6 +111,7 @@ export async function createServices(
     files,
     batches: new Batches(database.db, clock),
     close: async () => {
+      await holds.stop();
       await files.close();
       await providers.close();
       await database.close();
@@ -110,6 +125,6 @@ export async function createServices(
  */
 function rateLimitCounter(database: DatabaseHandle): WindowCounter {
   return database.dialect === "postgres"
-    ? new DatabaseWindowCounter(database.statements, RATE_LIMIT_WINDOW_SECONDS)
+    ? new DatabaseWindowCounter(database.db, RATE_LIMIT_WINDOW_SECONDS)
     : new MemoryWindowCounter();
 }

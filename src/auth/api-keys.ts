@@ -1,7 +1,6 @@
-import { type Kysely, sql } from "kysely";
-import type { DatabaseHandle } from "../db/connect.js";
-import type { ApiKeysTable, Database } from "../db/schema.js";
-import type { Statements } from "../db/statements.js";
+import { sql } from "kysely";
+import type { Db } from "../db/database.js";
+import type { ApiKeysTable } from "../db/schema.js";
 import { notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -29,21 +28,16 @@ type KeyRow = Pick<ApiKeysTable, "id" | "organization_id" | "key_hash" | "revoke
 
 /** API keys: only a SHA-256 digest and a short visible prefix are ever stored. */
 export class ApiKeys {
-  private readonly db: Kysely<Database>;
-  private readonly statements: Statements;
-
   constructor(
-    handle: DatabaseHandle,
+    private readonly db: Db,
     private readonly clock: Clock,
-  ) {
-    this.db = handle.db;
-    this.statements = handle.statements;
-  }
+  ) {}
 
-  async issue(organizationId: string, db: Kysely<Database> = this.db): Promise<IssuedKey> {
+  /** Issues a key; `db` may be a caller's transaction, which the new key then joins. */
+  async issue(organizationId: string, db: Db = this.db): Promise<IssuedKey> {
     const key = generateKey();
     const id = newId("key_");
-    await db
+    await db.query
       .insertInto("api_keys")
       .values({
         id,
@@ -58,7 +52,7 @@ export class ApiKeys {
   }
 
   async list(organizationId: string): Promise<KeySummary[]> {
-    return this.db
+    return this.db.query
       .selectFrom("api_keys")
       .select(["id", "organization_id", "prefix", "created_at", "revoked_at"])
       .where("organization_id", "=", organizationId)
@@ -68,13 +62,13 @@ export class ApiKeys {
   }
 
   async revoke(keyId: string): Promise<KeySummary> {
-    await this.db
+    await this.db.query
       .updateTable("api_keys")
       .set({ revoked_at: unixSeconds(this.clock) })
       .where("id", "=", keyId)
       .where("revoked_at", "is", null)
       .execute();
-    const row = await this.db
+    const row = await this.db.query
       .selectFrom("api_keys")
       .select(["id", "organization_id", "prefix", "created_at", "revoked_at"])
       .where("id", "=", keyId)
@@ -88,7 +82,7 @@ export class ApiKeys {
     if (!looksLikeKey(presented)) return null;
     const digest = hashKey(presented);
     // Runs on every request: a hand-written statement skips the query builder's CPU cost.
-    const [row] = await this.statements.rows<KeyRow>(sql`
+    const [row] = await this.db.rows<KeyRow>(sql`
       select id, organization_id, key_hash, revoked_at
       from api_keys where key_hash = ${digest}`);
     if (!row || !sameDigest(row.key_hash, digest) || row.revoked_at !== null) return null;

@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
+import type { Db } from "../db/database.js";
 import { notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -13,23 +12,24 @@ export interface Organization {
 
 export class Organizations {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
-  async create(name: string, db: Kysely<Database> = this.db): Promise<Organization> {
+  /** Creates an empty organization; `db` may be a caller's transaction, which it then joins. */
+  async create(name: string, db: Db = this.db): Promise<Organization> {
     const organization: Organization = {
       id: newId("org_"),
       name,
       balance_nanos: 0,
       created_at: unixSeconds(this.clock),
     };
-    await db.insertInto("organizations").values(organization).execute();
+    await db.query.insertInto("organizations").values(organization).execute();
     return organization;
   }
 
   async get(id: string): Promise<Organization> {
-    const row = await this.db
+    const row = await this.db.query
       .selectFrom("organizations")
       .selectAll()
       .where("id", "=", id)
@@ -39,7 +39,7 @@ export class Organizations {
   }
 
   async list(): Promise<Organization[]> {
-    return this.db
+    return this.db.query
       .selectFrom("organizations")
       .selectAll()
       .orderBy("created_at")

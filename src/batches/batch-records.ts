@@ -1,8 +1,7 @@
-import type { Kysely, Updateable } from "kysely";
-import type { BatchesTable, BatchStatus, Database } from "../db/schema.js";
+import type { Updateable } from "kysely";
+import type { Db } from "../db/database.js";
+import type { BatchesTable, BatchStatus } from "../db/schema.js";
 import type { BatchRow, LineTally } from "./batch-object.js";
-
-type Db = Kysely<Database>;
 
 const COLUMNS = [
   "id",
@@ -49,7 +48,7 @@ export type NewBatch = Pick<
 >;
 
 export async function insertBatch(db: Db, batch: NewBatch): Promise<void> {
-  await db
+  await db.query
     .insertInto("batches")
     .values({
       ...batch,
@@ -76,7 +75,7 @@ export async function findBatch(
   organizationId: string,
   id: string,
 ): Promise<BatchRow | undefined> {
-  return db
+  return db.query
     .selectFrom("batches")
     .select(COLUMNS)
     .where("id", "=", id)
@@ -85,7 +84,7 @@ export async function findBatch(
 }
 
 export async function batchById(db: Db, id: string): Promise<BatchRow | undefined> {
-  return db.selectFrom("batches").select(COLUMNS).where("id", "=", id).executeTakeFirst();
+  return db.query.selectFrom("batches").select(COLUMNS).where("id", "=", id).executeTakeFirst();
 }
 
 export async function batchSeq(
@@ -93,7 +92,7 @@ export async function batchSeq(
   organizationId: string,
   id: string,
 ): Promise<number | undefined> {
-  const row = await db
+  const row = await db.query
     .selectFrom("batches")
     .select("seq")
     .where("id", "=", id)
@@ -109,7 +108,7 @@ export async function listBatches(
   beforeSeq: number | undefined,
   limit: number,
 ): Promise<BatchRow[]> {
-  return db
+  return db.query
     .selectFrom("batches")
     .select(COLUMNS)
     .where("organization_id", "=", organizationId)
@@ -123,7 +122,7 @@ export async function listBatches(
 export async function tallyLines(db: Db, batchIds: string[]): Promise<Map<string, LineTally>> {
   const tallies = new Map<string, LineTally>();
   if (batchIds.length === 0) return tallies;
-  const rows = await db
+  const rows = await db.query
     .selectFrom("batch_lines")
     .select((eb) => [
       "batch_id",
@@ -185,7 +184,7 @@ export async function transition(
   fields: Updateable<BatchesTable> = {},
 ): Promise<boolean> {
   const stamp = TIMESTAMP_OF[to];
-  const result = await db
+  const result = await db.query
     .updateTable("batches")
     .set({ ...fields, status: to, ...(stamp ? { [stamp]: now } : {}) })
     .where("id", "=", id)
@@ -203,7 +202,7 @@ export interface UnfinishedBatch {
 
 /** Every batch a worker may still have to act on. */
 export async function unfinishedBatches(db: Db): Promise<UnfinishedBatch[]> {
-  return db
+  return db.query
     .selectFrom("batches")
     .select(["id", "organization_id", "status", "expires_at"])
     .where("status", "in", ["validating", "in_progress", "cancelling", "finalizing"])
@@ -219,7 +218,7 @@ export async function claimBatchLease(
   nowMs: number,
   untilMs: number,
 ): Promise<boolean> {
-  const result = await db
+  const result = await db.query
     .updateTable("batches")
     .set({ lease_owner: owner, lease_until: untilMs })
     .where("id", "=", id)
@@ -241,7 +240,7 @@ export async function extendBatchLeases(
   untilMs: number,
 ): Promise<void> {
   if (ids.length === 0) return;
-  await db
+  await db.query
     .updateTable("batches")
     .set({ lease_until: untilMs })
     .where("id", "in", ids)
@@ -250,7 +249,7 @@ export async function extendBatchLeases(
 }
 
 export async function releaseBatchLease(db: Db, id: string, owner: string): Promise<void> {
-  await db
+  await db.query
     .updateTable("batches")
     .set({ lease_owner: null, lease_until: null })
     .where("id", "=", id)

@@ -1,5 +1,5 @@
-import type { Kysely } from "kysely";
-import type { BatchStatus, Database } from "../db/schema.js";
+import type { Db } from "../db/database.js";
+import type { BatchStatus } from "../db/schema.js";
 import { notFound, ServiceError } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -39,7 +39,7 @@ export class Batches {
   private readonly listeners = new Set<() => void>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 

@@ -40,8 +40,8 @@ export async function finalizeBatch(
   const tally = (await tallyLines(db, [batchId])).get(batchId);
   const now = unixSeconds(deps.clock);
   const expiresAt = batch.output_expires_after === null ? null : now + batch.output_expires_after;
-  const moved = await db.transaction().execute(async (tx) => {
-    const result = await tx
+  const moved = await db.transaction(async (tx) => {
+    const result = await tx.query
       .updateTable("batches")
       .set({
         status: to,

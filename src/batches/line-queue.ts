@@ -1,13 +1,13 @@
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { DatabaseHandle } from "../db/connect.js";
-import type { BatchLineStatus, Database } from "../db/schema.js";
+import type { Db } from "../db/database.js";
+import type { BatchLineStatus } from "../db/schema.js";
 
 /**
  * The line queue: one small statement per operation. A line is `queued` → `running` (claimed with
  * a lease that its worker keeps renewing) → `succeeded` | `failed`. Every write after the claim
  * is fenced by owner and attempt, so a worker that lost its lease cannot record anything.
  */
-type Db = Kysely<Database>;
 
 export interface NewLine {
   batch_id: string;
@@ -50,14 +50,14 @@ export interface LineOutcome {
 
 export async function insertLines(db: Db, lines: NewLine[]): Promise<void> {
   if (lines.length === 0) return;
-  await db
+  await db.query
     .insertInto("batch_lines")
     .values(lines.map((line) => ({ ...line, status: "queued" as const, lease_owner: null })))
     .execute();
 }
 
 export async function deleteLines(db: Db, batchId: string): Promise<void> {
-  await db.deleteFrom("batch_lines").where("batch_id", "=", batchId).execute();
+  await db.query.deleteFrom("batch_lines").where("batch_id", "=", batchId).execute();
 }
 
 interface ClaimRow {
@@ -86,7 +86,7 @@ export async function claimLines(
   const skipLocked = handle.dialect === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
   // Materialized so the LIMIT is applied once: an inlined subquery may be re-run and hand out
   // more lines than asked for.
-  const result = await sql<ClaimRow>`
+  const rows = await handle.db.rows(sql<ClaimRow>`
     WITH picked AS MATERIALIZED (
       SELECT line_number FROM batch_lines
        WHERE batch_id = ${claim.batchId} AND status = 'queued' AND available_at <= ${claim.nowMs}
@@ -104,8 +104,8 @@ export async function claimLines(
          SELECT 1 FROM batches
           WHERE id = ${claim.batchId} AND status = 'in_progress' AND expires_at > ${claim.now})
     RETURNING batch_lines.line_number, batch_lines.request_id, batch_lines.custom_id,
-              batch_lines.body, batch_lines.attempts`.execute(handle.db);
-  return result.rows.map((row) => ({
+              batch_lines.body, batch_lines.attempts`);
+  return rows.map((row) => ({
     batchId: claim.batchId,
     lineNumber: Number(row.line_number),
     requestId: row.request_id,
@@ -123,7 +123,7 @@ export async function extendLineLeases(
   untilMs: number,
 ): Promise<void> {
   if (lineNumbers.length === 0) return;
-  await db
+  await db.query
     .updateTable("batch_lines")
     .set({ lease_until: untilMs })
     .where("batch_id", "=", batchId)
@@ -139,7 +139,7 @@ export async function recordOutcome(
   fence: LineFence,
   outcome: LineOutcome,
 ): Promise<boolean> {
-  const result = await db
+  const result = await db.query
     .updateTable("batch_lines")
     .set({
       status: outcome.status,
@@ -167,7 +167,7 @@ export async function recordOutcome(
 
 /** Puts the line back in the queue, not to be claimed before `availableAt` (ms). */
 export async function requeue(db: Db, fence: LineFence, availableAt: number): Promise<boolean> {
-  const result = await db
+  const result = await db.query
     .updateTable("batch_lines")
     .set({ status: "queued", available_at: availableAt, lease_owner: null, lease_until: null })
     .where("batch_id", "=", fence.batchId)
@@ -191,6 +191,22 @@ function failedWithoutResult(error: { code: string; message: string }, now: numb
   };
 }
 
+/** The custom ids of running lines whose lease ran out: their workers' holds are to be returned. */
+export async function expiredRunningLines(
+  db: Db,
+  batchId: string,
+  nowMs: number,
+): Promise<string[]> {
+  const rows = await db.query
+    .selectFrom("batch_lines")
+    .select("custom_id")
+    .where("batch_id", "=", batchId)
+    .where("status", "=", "running")
+    .where("lease_until", "<", nowMs)
+    .execute();
+  return rows.map((row) => row.custom_id);
+}
+
 /**
  * Lines whose worker stopped renewing its lease go back to the queue, or fail when they have
  * been tried `maxAttempts` times already (a line that keeps killing its worker).
@@ -202,7 +218,7 @@ export async function reclaimExpired(
   maxAttempts: number,
   now: number,
 ): Promise<void> {
-  await db
+  await db.query
     .updateTable("batch_lines")
     .set(
       failedWithoutResult(
@@ -218,7 +234,7 @@ export async function reclaimExpired(
     .where("lease_until", "<", nowMs)
     .where("attempts", ">=", maxAttempts)
     .execute();
-  await db
+  await db.query
     .updateTable("batch_lines")
     .set({ status: "queued", lease_owner: null, lease_until: null })
     .where("batch_id", "=", batchId)
@@ -235,7 +251,7 @@ export async function failUnstarted(
   nowMs: number,
   now: number,
 ): Promise<void> {
-  await db
+  await db.query
     .updateTable("batch_lines")
     .set(failedWithoutResult(error, now))
     .where("batch_id", "=", batchId)
@@ -250,7 +266,7 @@ export async function failUnstarted(
 
 /** How many lines are not finished yet. */
 export async function countOpenLines(db: Db, batchId: string): Promise<number> {
-  const row = await db
+  const row = await db.query
     .selectFrom("batch_lines")
     .select((eb) => eb.fn.countAll<number>().as("open"))
     .where("batch_id", "=", batchId)
@@ -278,7 +294,7 @@ export async function finishedLines(
   afterLine: number,
   limit: number,
 ): Promise<FinishedLine[]> {
-  return db
+  return db.query
     .selectFrom("batch_lines")
     .select([
       "line_number",
@@ -300,7 +316,7 @@ export async function finishedLines(
 
 /** Whether the batch has any line with this status. */
 export async function hasLines(db: Db, batchId: string, status: BatchLineStatus): Promise<boolean> {
-  const row = await db
+  const row = await db.query
     .selectFrom("batch_lines")
     .select("line_number")
     .where("batch_id", "=", batchId)

@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
 import type { ChatCompletionBody } from "../completions/schema.js";
 import type { ChatCompletionResponse, CompletionService } from "../completions/types.js";
-import type { Database } from "../db/schema.js";
+import type { Db } from "../db/database.js";
 import { describeFailure } from "../error-responses.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -14,7 +13,7 @@ import {
 } from "./line-queue.js";
 
 export interface LineRunnerDeps {
-  db: Kysely<Database>;
+  db: Db;
   completions: CompletionService;
   clock: Clock;
   priceMultiplier: number;
@@ -25,6 +24,14 @@ export interface LineRunnerDeps {
 }
 
 const MAX_RETRY_DELAY_MS = 60_000;
+
+/** The ledger reference a line is charged under: one charge per line, however often it runs. */
+export function lineBillingReference(batchId: string, customId: string): string {
+  return `${batchId}:${customId}`;
+}
+
+/** This attempt no longer owns its line (its lease expired and the line was handed on). */
+class LineLost extends Error {}
 
 const INTERNAL_ERROR_BODY = JSON.stringify({
   error: {
@@ -37,8 +44,10 @@ const INTERNAL_ERROR_BODY = JSON.stringify({
 
 /**
  * Runs one claimed line through the completion service (billed like a single request times the
- * batch multiplier) and records its result. Transient failures (429, 5xx) go back to the queue
- * with backoff until attempts run out; anything else is the line's result.
+ * batch multiplier) and records its result. A success is recorded in the transaction that
+ * charges it, so a line is never charged without its result or recorded without its charge, and
+ * an attempt that lost its line is charged nothing. Transient failures (429, 5xx) go back to the
+ * queue with backoff until attempts run out; anything else is the line's result.
  */
 export async function runLine(
   deps: LineRunnerDeps,
@@ -54,17 +63,25 @@ export async function runLine(
   };
   let outcome: LineOutcome;
   try {
-    const response = await deps.completions.chat(
+    await deps.completions.chat(
       {
         organizationId,
         priceMultiplier: deps.priceMultiplier,
-        // One charge per line, even when a crash makes the line run twice.
-        billingReference: `${line.batchId}:${line.customId}`,
+        billingReference: lineBillingReference(line.batchId, line.customId),
+        recordWithCharge: async (tx, response) => {
+          const recorded = await recordOutcome(
+            tx,
+            fence,
+            success(deps.clock, response as ChatCompletionResponse),
+          );
+          if (!recorded) throw new LineLost();
+        },
       },
       JSON.parse(line.body) as ChatCompletionBody,
     );
-    outcome = success(deps.clock, response);
+    return;
   } catch (error) {
+    if (error instanceof LineLost) return;
     const resolved = describeFailure(error);
     if (!resolved) {
       // A bug, not a property of the request: the line fails and the worker reports the error.

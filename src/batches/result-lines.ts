@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
+import type { Db } from "../db/database.js";
 import { type FinishedLine, finishedLines } from "./line-queue.js";
 
 const PAGE = 500;
@@ -23,7 +22,7 @@ export function formatResultLine(line: FinishedLine): string {
 
 /** The file's content, a page of lines at a time. */
 export async function* resultFile(
-  db: Kysely<Database>,
+  db: Db,
   batchId: string,
   status: "succeeded" | "failed",
 ): AsyncGenerator<Buffer> {

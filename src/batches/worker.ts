@@ -1,5 +1,7 @@
+import type { Ledger } from "../billing/ledger.js";
 import type { CompletionService } from "../completions/types.js";
 import type { DatabaseHandle } from "../db/connect.js";
+import type { Db } from "../db/database.js";
 import type { Files } from "../files/files-service.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -18,16 +20,18 @@ import {
   claimLines,
   countOpenLines,
   deleteLines,
+  expiredRunningLines,
   extendLineLeases,
   failUnstarted,
   reclaimExpired,
 } from "./line-queue.js";
-import { runLine } from "./line-runner.js";
+import { lineBillingReference, runLine } from "./line-runner.js";
 import { validateBatch } from "./validate-batch.js";
 import { Wakeup } from "./wakeup.js";
 
 export interface BatchWorkerDeps {
   handle: DatabaseHandle;
+  ledger: Ledger;
   files: Files;
   completions: CompletionService;
   clock: Clock;
@@ -217,7 +221,7 @@ export class BatchWorker {
           if (await this.progress(batch, expired)) runnable.push(batch);
           break;
         case "cancelling":
-          await this.windDown(batch.id, CANCELLED, "cancelling", "cancelled");
+          await this.windDown(batch, CANCELLED, "cancelling", "cancelled");
           break;
         case "finalizing":
           this.startJob(batch.id, () => this.finalize(batch.id, "finalizing", "completed"));
@@ -234,15 +238,14 @@ export class BatchWorker {
   /** Keeps an in-progress batch moving; true while it still has lines to hand out. */
   private async progress(batch: UnfinishedBatch, expired: boolean): Promise<boolean> {
     const { db } = this.deps.handle;
-    await reclaimExpired(
-      db,
-      batch.id,
-      this.deps.clock.now(),
-      this.maxAttempts,
-      unixSeconds(this.deps.clock),
-    );
+    // Usually no worker died: look before opening a transaction.
+    if ((await expiredRunningLines(db, batch.id, this.deps.clock.now())).length > 0) {
+      await this.returnDeadLines(batch, (tx, nowMs) =>
+        reclaimExpired(tx, batch.id, nowMs, this.maxAttempts, unixSeconds(this.deps.clock)),
+      );
+    }
     if (expired) {
-      await this.windDown(batch.id, EXPIRED, "in_progress", "expired");
+      await this.windDown(batch, EXPIRED, "in_progress", "expired");
       return false;
     }
     if ((await countOpenLines(db, batch.id)) > 0) return true;
@@ -254,15 +257,34 @@ export class BatchWorker {
 
   /** Fails the lines that have not started; once running lines end, writes what there is. */
   private async windDown(
-    batchId: string,
+    batch: UnfinishedBatch,
     reason: { code: string; message: string },
     from: "in_progress" | "cancelling",
     to: "expired" | "cancelled",
   ): Promise<void> {
-    const { db } = this.deps.handle;
-    await failUnstarted(db, batchId, reason, this.deps.clock.now(), unixSeconds(this.deps.clock));
-    if ((await countOpenLines(db, batchId)) > 0) return;
-    this.startJob(batchId, () => this.finalize(batchId, from, to));
+    await this.returnDeadLines(batch, (tx, nowMs) =>
+      failUnstarted(tx, batch.id, reason, nowMs, unixSeconds(this.deps.clock)),
+    );
+    if ((await countOpenLines(this.deps.handle.db, batch.id)) > 0) return;
+    this.startJob(batch.id, () => this.finalize(batch.id, from, to));
+  }
+
+  /**
+   * Moves the lines of workers that stopped renewing their leases on (`move`: back to the queue,
+   * or failed), and returns those workers' holds in the same transaction: their work will never
+   * settle them, and whoever runs the line next holds anew.
+   */
+  private async returnDeadLines(
+    batch: UnfinishedBatch,
+    move: (tx: Db, nowMs: number) => Promise<void>,
+  ): Promise<void> {
+    const nowMs = this.deps.clock.now();
+    await this.deps.handle.db.transaction(async (tx) => {
+      const dead = await expiredRunningLines(tx, batch.id, nowMs);
+      await move(tx, nowMs);
+      const references = dead.map((customId) => lineBillingReference(batch.id, customId));
+      await this.deps.ledger.releaseByReference(batch.organization_id, references, tx);
+    });
   }
 
   private async validate(batchId: string): Promise<void> {

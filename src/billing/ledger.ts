@@ -1,7 +1,7 @@
-import { type Kysely, sql } from "kysely";
-import type { DatabaseHandle, DialectName } from "../db/connect.js";
-import type { Database, LedgerKind } from "../db/schema.js";
-import type { StatementDatabase, Statements } from "../db/statements.js";
+import { sql } from "kysely";
+import type { Db, Statements } from "../db/database.js";
+import type { LedgerKind } from "../db/schema.js";
+import { claimOnce } from "../db/single-use.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -22,9 +22,22 @@ export interface EntryDetails {
   memo?: string | null;
 }
 
+export interface SettleDetails extends EntryDetails {
+  /**
+   * The reference names work that may be charged once at most (a batch line that a crash can
+   * make run twice): a second settlement under the same organization and reference releases
+   * its hold instead, and the database's unique key decides which one came second.
+   */
+  once?: boolean;
+}
+
 export interface Settlement {
   chargedNanos: number;
   balanceNanos: number;
+}
+
+export interface HeldReservation extends Reservation {
+  reference: string | null;
 }
 
 /**
@@ -33,25 +46,20 @@ export interface Settlement {
  * same transaction as the balance change, and a conditional update keeps the balance ≥ 0 however
  * many requests or processes race.
  *
- * Every movement runs as hand-written statements (see db/statements.ts): holds and settlements
- * run on every completion, where the query builder cost more CPU than SQLite itself.
+ * Every method takes an optional `db`: pass a transaction's scope to make the movement part of
+ * that transaction. Holds are stamped with the owning process, so that the holds of a process
+ * that died are returned by a live one (see HoldKeeper).
  */
 export class Ledger {
-  private readonly db: Kysely<Database>;
-  private readonly statements: StatementDatabase;
-  private readonly dialect: DialectName;
-
   constructor(
-    handle: DatabaseHandle,
+    private readonly db: Db,
     private readonly clock: Clock,
-  ) {
-    this.db = handle.db;
-    this.statements = handle.statements;
-    this.dialect = handle.dialect;
-  }
+    /** The process this ledger's holds belong to. */
+    readonly owner: string,
+  ) {}
 
-  async balance(organizationId: string): Promise<number> {
-    const row = await this.db
+  async balance(organizationId: string, db: Db = this.db): Promise<number> {
+    const row = await db.query
       .selectFrom("organizations")
       .select("balance_nanos")
       .where("id", "=", organizationId)
@@ -66,9 +74,10 @@ export class Ledger {
     amountNanos: number,
     kind: Exclude<LedgerKind, "charge">,
     details: EntryDetails = {},
+    db: Db = this.db,
   ): Promise<number> {
     assertAmount(amountNanos);
-    return this.statements.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const [row] = await tx.rows<{ balance_nanos: number }>(sql`
         update organizations set balance_nanos = balance_nanos + ${amountNanos}
         where id = ${organizationId}
@@ -84,6 +93,7 @@ export class Ledger {
     organizationId: string,
     maxNanos: number,
     reference: string | null = null,
+    db: Db = this.db,
   ): Promise<Reservation> {
     assertAmount(maxNanos);
     const hold: HoldValues = {
@@ -91,12 +101,13 @@ export class Ledger {
       organizationId,
       maxNanos,
       reference,
+      owner: this.owner,
       now: unixSeconds(this.clock),
     };
     const held =
-      this.dialect === "postgres"
-        ? await this.statements.changes(holdWithReservation(hold))
-        : await this.statements.transaction((tx) => holdStepByStep(tx, hold));
+      db.dialect === "postgres"
+        ? await db.changes(holdWithReservation(hold))
+        : await db.transaction((tx) => holdStepByStep(tx, hold));
     if (held === 0) throw insufficientCredits();
     return { id: hold.reservationId, organizationId, amountNanos: maxNanos };
   }
@@ -104,16 +115,34 @@ export class Ledger {
   /**
    * Charges the real cost and returns the rest of the hold. A cost above the hold (an estimate
    * that fell short) is charged only as far as the balance reaches, never below zero. Settling
-   * twice charges once.
+   * twice charges once; settling a released hold charges nothing.
    */
   async settle(
     reservation: Reservation,
     actualNanos: number,
-    details: EntryDetails = {},
+    details: SettleDetails = {},
+    db: Db = this.db,
   ): Promise<Settlement> {
     assertAmount(actualNanos);
     const entry = { reference: details.reference ?? null, memo: details.memo ?? null };
-    return this.statements.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
+      if (details.once && entry.reference !== null) {
+        // The reference is claimed only for a hold that is still open: a released hold must not
+        // use up the one charge its work may make.
+        if (!(await this.lockIfHeld(tx, reservation))) {
+          return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
+        }
+        const first = await claimOnce(
+          tx,
+          chargeScope(reservation.organizationId),
+          entry.reference,
+          unixSeconds(this.clock),
+        );
+        if (!first) {
+          await this.releaseIn(tx, reservation);
+          return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
+        }
+      }
       const outcome = await this.claimAndChargeCovered(tx, reservation, actualNanos, entry);
       if (outcome === "not claimed") {
         return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
@@ -140,13 +169,13 @@ export class Ledger {
    * charges it with one conditional update and records the charge.
    */
   private async claimAndChargeCovered(
-    tx: Statements,
+    tx: Db,
     reservation: Reservation,
     actualNanos: number,
     entry: { reference: string | null; memo: string | null },
   ): Promise<Settlement | "not claimed" | "not covered"> {
     const now = unixSeconds(this.clock);
-    if (this.dialect === "postgres") {
+    if (tx.dialect === "postgres") {
       const [outcome] = await tx.rows(
         claimAndChargeCovered({
           reservationId: reservation.id,
@@ -183,7 +212,7 @@ export class Ledger {
   }
 
   /** The cost outran the hold and the balance: charge everything there is, down to zero. */
-  private async chargeWhatRemains(tx: Statements, reservation: Reservation): Promise<Settlement> {
+  private async chargeWhatRemains(tx: Db, reservation: Reservation): Promise<Settlement> {
     const charged = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
     await tx.changes(
       sql`update organizations set balance_nanos = 0 where id = ${reservation.organizationId}`,
@@ -195,50 +224,98 @@ export class Ledger {
   }
 
   /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
-  async release(reservation: Reservation): Promise<void> {
-    await this.statements.transaction(async (tx) => {
-      const claimed = await this.finishReservation(tx, reservation.id, "released");
-      if (!claimed) return;
-      await tx.changes(sql`
-        update organizations set balance_nanos = balance_nanos + ${reservation.amountNanos}
-        where id = ${reservation.organizationId}`);
+  async release(reservation: Reservation, db: Db = this.db): Promise<void> {
+    await db.transaction((tx) => this.releaseIn(tx, reservation));
+  }
+
+  private async releaseIn(tx: Db, reservation: Reservation): Promise<boolean> {
+    const claimed = await this.finishReservation(tx, reservation.id, "released");
+    if (!claimed) return false;
+    await tx.changes(sql`
+      update organizations set balance_nanos = balance_nanos + ${reservation.amountNanos}
+      where id = ${reservation.organizationId}`);
+    return true;
+  }
+
+  /** Releases the open holds of an organization's work under these references. */
+  async releaseByReference(
+    organizationId: string,
+    references: string[],
+    db: Db = this.db,
+  ): Promise<number> {
+    if (references.length === 0) return 0;
+    return db.transaction(async (tx) => {
+      const held = await tx.query
+        .selectFrom("reservations")
+        .select(["id", "organization_id", "amount_nanos"])
+        .where("status", "=", "held")
+        .where("organization_id", "=", organizationId)
+        .where("reference", "in", references)
+        .execute();
+      return this.releaseRows(tx, held);
     });
   }
 
-  /** Releases holds left behind by a process that died mid-request. */
-  async releaseStale(olderThanSeconds: number): Promise<number> {
-    const cutoff = unixSeconds(this.clock) - olderThanSeconds;
-    const stale = await this.db
-      .selectFrom("reservations")
-      .select(["id", "organization_id", "amount_nanos"])
-      .where("status", "=", "held")
-      .where("created_at", "<", cutoff)
-      .execute();
-    for (const row of stale) {
-      await this.release({
+  /**
+   * Releases the holds of processes not seen alive since `aliveSince` (Unix seconds), and holds
+   * without an owner older than that: work whose process died can no longer settle them.
+   */
+  async releaseOrphaned(aliveSince: number, db: Db = this.db): Promise<number> {
+    return db.transaction(async (tx) => {
+      const orphaned = await tx.query
+        .selectFrom("reservations")
+        .select(["id", "organization_id", "amount_nanos"])
+        .where("status", "=", "held")
+        .where("created_at", "<", aliveSince)
+        .where((eb) =>
+          eb.or([
+            eb("owner", "is", null),
+            eb(
+              "owner",
+              "not in",
+              eb.selectFrom("processes").select("id").where("heartbeat_at", ">=", aliveSince),
+            ),
+          ]),
+        )
+        .execute();
+      return this.releaseRows(tx, orphaned);
+    });
+  }
+
+  private async releaseRows(
+    tx: Db,
+    rows: { id: string; organization_id: string; amount_nanos: number }[],
+  ): Promise<number> {
+    let released = 0;
+    for (const row of rows) {
+      const reservation = {
         id: row.id,
         organizationId: row.organization_id,
         amountNanos: row.amount_nanos,
-      });
+      };
+      if (await this.releaseIn(tx, reservation)) released += 1;
     }
-    return stale.length;
+    return released;
   }
 
-  /** Whether a charge was recorded under `reference` for the organization. */
-  async hasCharge(organizationId: string, reference: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom("ledger_entries")
-      .select("id")
-      .where("reference", "=", reference)
+  /** The holds still open, for inspection and tests. */
+  async held(organizationId: string, db: Db = this.db): Promise<HeldReservation[]> {
+    const rows = await db.query
+      .selectFrom("reservations")
+      .select(["id", "organization_id", "amount_nanos", "reference"])
+      .where("status", "=", "held")
       .where("organization_id", "=", organizationId)
-      .where("kind", "=", "charge")
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      amountNanos: row.amount_nanos,
+      reference: row.reference,
+    }));
   }
 
-  async entries(organizationId: string) {
-    return this.db
+  async entries(organizationId: string, db: Db = this.db) {
+    return db.query
       .selectFrom("ledger_entries")
       .selectAll()
       .where("organization_id", "=", organizationId)
@@ -259,9 +336,16 @@ export class Ledger {
     return changed > 0;
   }
 
-  private async lockedBalance(tx: Statements, reservation: Reservation): Promise<number> {
+  private async lockIfHeld(tx: Db, reservation: Reservation): Promise<boolean> {
+    const lock = tx.dialect === "postgres" ? sql` for update` : sql``;
+    const [row] = await tx.rows<{ status: string }>(sql`
+      select status from reservations where id = ${reservation.id}${lock}`);
+    return row?.status === "held";
+  }
+
+  private async lockedBalance(tx: Db, reservation: Reservation): Promise<number> {
     // SQLite has no row locks: the transaction's write lock already serialises writers.
-    const lock = this.dialect === "postgres" ? sql` for update` : sql``;
+    const lock = tx.dialect === "postgres" ? sql` for update` : sql``;
     const [row] = await tx.rows<{ balance_nanos: number }>(sql`
       select balance_nanos from organizations where id = ${reservation.organizationId}${lock}`);
     if (!row) throw notFound("organization", reservation.organizationId);
@@ -285,6 +369,11 @@ export class Ledger {
   }
 }
 
+/** The single-use scope of an organization's charges. */
+function chargeScope(organizationId: string): string {
+  return `charge:${organizationId}`;
+}
+
 /** The hold as two statements in one transaction; returns 0 when the balance is short. */
 async function holdStepByStep(tx: Statements, hold: HoldValues): Promise<number> {
   const taken = await tx.changes(sql`
@@ -293,9 +382,10 @@ async function holdStepByStep(tx: Statements, hold: HoldValues): Promise<number>
   if (taken === 0) return 0;
   return tx.changes(sql`
     insert into reservations
-      (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at, finished_at)
+      (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at,
+       finished_at, owner)
     values (${hold.reservationId}, ${hold.organizationId}, ${hold.maxNanos}, 'held', null,
-      ${hold.reference}, ${hold.now}, null)`);
+      ${hold.reference}, ${hold.now}, null, ${hold.owner})`);
 }
 
 function assertAmount(nanos: number): void {

@@ -11,6 +11,7 @@ export interface HoldValues {
   organizationId: string;
   maxNanos: number;
   reference: string | null;
+  owner: string;
   now: number;
 }
 
@@ -23,9 +24,10 @@ export function holdWithReservation(hold: HoldValues): RawBuilder<unknown> {
       returning id
     )
     insert into reservations
-      (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at, finished_at)
+      (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at,
+       finished_at, owner)
     select ${hold.reservationId}, held.id, ${hold.maxNanos}, 'held', null, ${hold.reference},
-      ${hold.now}, null
+      ${hold.now}, null, ${hold.owner}
     from held`;
 }
 

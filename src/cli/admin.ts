@@ -41,16 +41,12 @@ const ADMIN: Record<string, AdminAction> = {
     const name = required(values.name, "--name");
     const credits =
       values["credits-usd"] === undefined ? 0 : usd(values["credits-usd"], "--credits-usd");
-    const { organization, key } = await services.database.db.transaction().execute(async (tx) => {
-      const organization = await services.organizations.create(name, tx);
-      const key = await services.apiKeys.issue(organization.id, tx);
-      return { organization, key };
+    const { organization, key } = await services.accounts.open({
+      name,
+      creditsNanos: credits,
+      creditKind: "topup",
+      creditDetails: { memo: "initial credits (cli)" },
     });
-    if (credits > 0) {
-      await services.ledger.credit(organization.id, credits, "topup", {
-        memo: "initial credits (cli)",
-      });
-    }
     return { organization_id: organization.id, api_key: key.api_key, api_key_id: key.api_key_id };
   },
   "orgs list": async (services) => ({

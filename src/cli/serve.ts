@@ -3,10 +3,6 @@ import type { Config } from "../config/index.js";
 import { createServices } from "../services.js";
 import { createBatchWorker } from "./worker.js";
 
-/** Holds older than this belong to requests that can no longer be running. */
-const STALE_RESERVATION_SECONDS = 3600;
-const SWEEP_INTERVAL_MS = 60_000;
-
 export interface ServeOptions {
   worker: boolean;
 }
@@ -15,12 +11,7 @@ export interface ServeOptions {
 export async function serve(config: Config, options: ServeOptions): Promise<number> {
   const services = await createServices(config);
   const app = await buildApp(services);
-  const sweeper = setInterval(() => {
-    services.ledger
-      .releaseStale(STALE_RESERVATION_SECONDS)
-      .catch((error: unknown) => app.log.error({ err: error }, "reservation sweep failed"));
-  }, SWEEP_INTERVAL_MS);
-  sweeper.unref();
+  await services.holds.start(options.worker ? "serve" : "api", app.log);
 
   await app.listen({ host: config.server.host, port: config.server.port });
   const batchWorker = options.worker ? createBatchWorker(services, app.log) : null;
@@ -33,7 +24,6 @@ export async function serve(config: Config, options: ServeOptions): Promise<numb
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
   });
-  clearInterval(sweeper);
   await batchWorker?.stop();
   await app.close();
   await services.close();

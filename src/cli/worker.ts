@@ -12,6 +12,7 @@ export function createBatchWorker(
   const worker = new BatchWorker(
     {
       handle: services.database,
+      ledger: services.ledger,
       files: services.files,
       completions: services.completions,
       clock: services.clock,
@@ -54,7 +55,9 @@ export function stderrLog(io: CliIo): WorkerLog {
 /** `sibyl worker`: runs batches until SIGTERM/SIGINT, then lets running lines finish. */
 export async function runWorker(config: Config, io: CliIo): Promise<number> {
   const services = await createServices(config);
-  const running = createBatchWorker(services, stderrLog(io));
+  const log = stderrLog(io);
+  await services.holds.start("worker", log);
+  const running = createBatchWorker(services, log);
   await new Promise<void>((resolve) => {
     process.once("SIGTERM", () => resolve());
     process.once("SIGINT", () => resolve());

@@ -14,7 +14,7 @@ import {
   parseOptions,
   repairPrompt,
 } from "../forecast/index.js";
-import type { AnswerType, OptionMap } from "../forecast/types.js";
+import { ANSWER_TYPES, type AnswerType, type OptionMap } from "../forecast/types.js";
 import type { ForecastHint } from "../inference/provider.js";
 import type { ProviderRegistry } from "../inference/registry.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
@@ -56,24 +56,47 @@ export class QuestionClassifier {
   }
 }
 
-export async function planForecast(
+/** The forecast a request asks for, read from the request alone: no model is called here. */
+export interface ForecastRequest {
+  /** An answer type, or "auto" to classify the question once the credits are held. */
+  requested: AnswerType | "auto";
+  options: OptionMap | null;
+  question: string;
+  textCompletion: boolean;
+}
+
+export function requestForecast(
   answerType: string | null | undefined,
   question: string,
   textCompletion: boolean,
-  classifier: QuestionClassifier,
-  signal: AbortSignal | undefined,
-): Promise<ForecastPlan | null> {
+): ForecastRequest | null {
   if (!answerType) return null;
   const requested = parseAnswerType(answerType);
   if (!requested) return null;
+  return { requested, options: parseOptions(question), question, textCompletion };
+}
+
+/** The answer types a request may end up with: one, or every type when it is classified. */
+export function possibleAnswerTypes(request: ForecastRequest): readonly AnswerType[] {
+  return request.requested === "auto" ? ANSWER_TYPES : [request.requested];
+}
+
+/** Settles the answer type; classifying (`auto`) is paid work, so it runs after the hold. */
+export async function resolveForecast(
+  request: ForecastRequest,
+  classifier: QuestionClassifier,
+  signal: AbortSignal | undefined,
+): Promise<ForecastPlan> {
+  const { requested } = request;
   const classified = requested === "auto";
-  const type = classified ? await classifier.classify(question, signal) : requested;
+  const type =
+    requested === "auto" ? await classifier.classify(request.question, signal) : requested;
   return {
     type,
-    options: parseOptions(question),
-    question,
+    options: request.options,
+    question: request.question,
     classified,
-    withOptionsTag: textCompletion && type === "multiple_choice",
+    withOptionsTag: request.textCompletion && type === "multiple_choice",
   };
 }
 

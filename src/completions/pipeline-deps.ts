@@ -1,5 +1,7 @@
+import type { HoldKeeper } from "../billing/hold-keeper.js";
 import type { Ledger } from "../billing/ledger.js";
 import type { Config } from "../config/index.js";
+import type { Db } from "../db/database.js";
 import type { ProviderRegistry } from "../inference/registry.js";
 import type { ModelCatalogue } from "../models/catalogue.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
@@ -9,9 +11,11 @@ import type { QuestionClassifier } from "./forecast-step.js";
 export interface PipelineDeps {
   config: Config;
   clock: Clock;
+  database: Db;
   catalogue: ModelCatalogue;
   providers: ProviderRegistry;
   ledger: Ledger;
+  holds: HoldKeeper;
   classifier: QuestionClassifier;
   metrics: ServiceMetrics;
 }

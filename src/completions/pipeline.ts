@@ -2,7 +2,14 @@ import type { Reservation } from "../billing/ledger.js";
 import type { InferenceResult, ProviderChoice } from "../inference/provider.js";
 import { countAnswer } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
-import { type CompletionPlan, inferenceRequest, planChat, planText } from "./plan.js";
+import {
+  type CompletionPlan,
+  inferenceRequest,
+  type PreparedCompletion,
+  planChat,
+  planText,
+  prepareCompletion,
+} from "./plan.js";
 import { answerReply } from "./repair.js";
 import type { ChatCompletionBody, CompletionBody } from "./schema.js";
 import { streamCompletion } from "./stream.js";
@@ -21,49 +28,29 @@ interface FinishedChoice extends ProviderChoice {
   text: string;
 }
 
-/** The one completion pipeline: guidance → inference → answer → billing. */
+type Respond<R> = (plan: PreparedCompletion, choices: FinishedChoice[], usage: Usage) => R;
+
+/**
+ * The one completion pipeline: plan → hold → paid work (classification, inference, repair) →
+ * answer → settlement. Nothing that costs money runs before the hold, and whatever fails after
+ * it returns the hold.
+ */
 export class CompletionPipeline implements CompletionService {
   constructor(private readonly deps: PipelineDeps) {}
 
   async chat(caller: CompletionCaller, body: ChatCompletionBody): Promise<ChatCompletionResponse> {
-    const plan = await planChat(this.deps, caller, body);
-    const { choices, usage } = await this.run(caller, plan);
-    return {
-      id: plan.id,
-      object: "chat.completion",
-      created: plan.created,
-      model: plan.model,
-      choices: choices.map((choice) => ({
-        index: choice.index,
-        message: { role: "assistant", content: choice.text, thinking: choice.thinking },
-        finish_reason: choice.finishReason,
-      })),
-      usage,
-    };
+    return this.run(caller, planChat(this.deps, caller, body), chatResponse);
   }
 
   async text(caller: CompletionCaller, body: CompletionBody): Promise<TextCompletionResponse> {
-    const plan = await planText(this.deps, caller, body);
-    const { choices, usage } = await this.run(caller, plan);
-    return {
-      id: plan.id,
-      object: "text_completion",
-      created: plan.created,
-      model: plan.model,
-      choices: choices.map((choice) => ({
-        index: choice.index,
-        text: choice.text,
-        finish_reason: choice.finishReason,
-      })),
-      usage,
-    };
+    return this.run(caller, planText(this.deps, caller, body), textResponse);
   }
 
   async streamChat(
     caller: CompletionCaller,
     body: ChatCompletionBody,
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
-    const plan = await planChat(this.deps, caller, body);
+    const plan = planChat(this.deps, caller, body);
     return streamCompletion(this.deps, caller, plan, await this.reserve(caller, plan), "chat");
   }
 
@@ -71,7 +58,7 @@ export class CompletionPipeline implements CompletionService {
     caller: CompletionCaller,
     body: CompletionBody,
   ): Promise<AsyncIterable<TextCompletionChunk>> {
-    const plan = await planText(this.deps, caller, body);
+    const plan = planText(this.deps, caller, body);
     return streamCompletion(this.deps, caller, plan, await this.reserve(caller, plan), "text");
   }
 
@@ -83,35 +70,110 @@ export class CompletionPipeline implements CompletionService {
     );
   }
 
-  private async run(
+  private async run<R extends ChatCompletionResponse | TextCompletionResponse>(
     caller: CompletionCaller,
     plan: CompletionPlan,
-  ): Promise<{ choices: FinishedChoice[]; usage: Usage }> {
+    respond: Respond<R>,
+  ): Promise<R> {
     const hold = await this.reserve(caller, plan);
-    let result: InferenceResult;
     try {
-      result = await plan.provider.complete(inferenceRequest(plan, caller.signal));
+      const prepared = await prepareCompletion(this.deps, plan, caller.signal);
+      const result = await prepared.provider.complete(inferenceRequest(prepared, caller.signal));
+      const { choices, tally } = await this.answer(caller, prepared, result);
+      return await this.settle(caller, prepared, hold, tally, choices, respond);
     } catch (error) {
-      await this.deps.ledger.release(hold);
+      await this.deps.holds.release(hold);
       throw error;
     }
+  }
+
+  private async answer(
+    caller: CompletionCaller,
+    prepared: PreparedCompletion,
+    result: InferenceResult,
+  ): Promise<{ choices: FinishedChoice[]; tally: UsageTally }> {
     const tally = new UsageTally();
-    tally.add(result.usage ?? countedUsage(plan, result.choices));
+    tally.add(result.usage ?? countedUsage(prepared, result.choices));
     const choices: FinishedChoice[] = [];
     for (const choice of result.choices) {
-      const promptIndex = Math.floor(choice.index / (plan.params.n || 1));
-      const answered = await answerReply(plan, promptIndex, choice.text, caller.signal);
-      if (answered && plan.forecast) {
-        countAnswer(this.deps.metrics, plan.forecast, answered.outcome);
+      const promptIndex = Math.floor(choice.index / (prepared.params.n || 1));
+      const answered = await answerReply(prepared, promptIndex, choice.text, caller.signal);
+      if (answered && prepared.forecast) {
+        countAnswer(this.deps.metrics, prepared.forecast, answered.outcome);
         if (answered.repairUsage) tally.add(answered.repairUsage);
       }
       choices.push({ ...choice, text: choice.text + (answered?.suffix ?? "") });
     }
-    const bill = billFor(plan, tally);
-    await this.deps.ledger.settle(hold, bill.totalNanos, {
-      reference: plan.billingReference,
-      memo: plan.model,
-    });
-    return { choices, usage: usageObject(plan, tally, bill) };
+    return { choices, tally };
   }
+
+  /** Charges the request and builds the reply from what was charged, in one transaction. */
+  private async settle<R extends ChatCompletionResponse | TextCompletionResponse>(
+    caller: CompletionCaller,
+    prepared: PreparedCompletion,
+    hold: Reservation,
+    tally: UsageTally,
+    choices: FinishedChoice[],
+    respond: Respond<R>,
+  ): Promise<R> {
+    const bill = billFor(prepared, tally);
+    const details = {
+      reference: prepared.billingReference,
+      memo: prepared.model,
+      once: prepared.chargeOnce,
+    };
+    const record = caller.recordWithCharge;
+    if (!record) {
+      const settlement = await this.deps.ledger.settle(hold, bill.totalNanos, details);
+      return respond(prepared, choices, usageObject(prepared, bill, settlement.chargedNanos));
+    }
+    return this.deps.database.transaction(async (tx) => {
+      const settlement = await this.deps.ledger.settle(hold, bill.totalNanos, details, tx);
+      const response = respond(
+        prepared,
+        choices,
+        usageObject(prepared, bill, settlement.chargedNanos),
+      );
+      await record(tx, response);
+      return response;
+    });
+  }
+}
+
+function chatResponse(
+  plan: PreparedCompletion,
+  choices: FinishedChoice[],
+  usage: Usage,
+): ChatCompletionResponse {
+  return {
+    id: plan.id,
+    object: "chat.completion",
+    created: plan.created,
+    model: plan.model,
+    choices: choices.map((choice) => ({
+      index: choice.index,
+      message: { role: "assistant", content: choice.text, thinking: choice.thinking },
+      finish_reason: choice.finishReason,
+    })),
+    usage,
+  };
+}
+
+function textResponse(
+  plan: PreparedCompletion,
+  choices: FinishedChoice[],
+  usage: Usage,
+): TextCompletionResponse {
+  return {
+    id: plan.id,
+    object: "text_completion",
+    created: plan.created,
+    model: plan.model,
+    choices: choices.map((choice) => ({
+      index: choice.index,
+      text: choice.text,
+      finish_reason: choice.finishReason,
+    })),
+    usage,
+  };
 }

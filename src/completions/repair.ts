@@ -1,10 +1,8 @@
 import type { InferenceInput, ProviderUsage } from "../inference/provider.js";
 import { countChatTokens, countTextTokens } from "../inference/tokens.js";
 import { type AnswerOutcome, answerSuffix, repairMessage } from "./forecast-step.js";
-import { type CompletionPlan, inferenceRequest } from "./plan.js";
-
-/** Room for the restated answer; a repair reply is one short line. */
-const REPAIR_MAX_TOKENS = 256;
+import { inferenceRequest, type PreparedCompletion } from "./plan.js";
+import { REPAIR_MAX_TOKENS } from "./repair-limits.js";
 
 export interface AnsweredReply {
   suffix: string;
@@ -18,7 +16,7 @@ export interface AnsweredReply {
  * repair prompt. A failed repair leaves the reply without tags; it never fails the request.
  */
 export async function answerReply(
-  plan: CompletionPlan,
+  plan: PreparedCompletion,
   promptIndex: number,
   reply: string,
   signal: AbortSignal | undefined,
@@ -55,7 +53,7 @@ export async function answerReply(
 }
 
 function repairInput(
-  plan: CompletionPlan,
+  plan: PreparedCompletion,
   promptIndex: number,
   reply: string,
   instruction: string,

@@ -40,6 +40,13 @@ const ANSWER_TYPE_VALUES = [
   "AUTO",
 ];
 
+/**
+ * Most choices one request may ask for, `n` times the number of prompts: each is a generation
+ * upstream and a reply built and sent here (2,000 prompts with `n` 64 blocked the server for
+ * seconds). OpenAI caps `n` at 128; larger jobs belong in a batch.
+ */
+export const MAX_CHOICES = 128;
+
 /** Fields shared by chat and text completions (interface 2.2, 2.8). */
 const commonFields = {
   model: Type.String({ minLength: 1, description: "model id" }),
@@ -130,7 +137,10 @@ export const ChatCompletionRequestSchema = Type.Object(
 export const CompletionRequestSchema = Type.Object(
   {
     ...commonFields,
-    prompt: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1 })]),
+    prompt: Type.Union([
+      Type.String(),
+      Type.Array(Type.String(), { minItems: 1, maxItems: MAX_CHOICES }),
+    ]),
   },
   { $id: "CompletionRequest" },
 );

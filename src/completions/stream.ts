@@ -3,7 +3,12 @@ import { UpstreamError } from "../inference/errors.js";
 import type { FinishReason, ProviderUsage, StreamEvent } from "../inference/provider.js";
 import { countAnswer } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
-import { type CompletionPlan, inferenceRequest } from "./plan.js";
+import {
+  type CompletionPlan,
+  inferenceRequest,
+  type PreparedCompletion,
+  prepareCompletion,
+} from "./plan.js";
 import { answerReply } from "./repair.js";
 import type { ChatCompletionChunk, CompletionCaller, TextCompletionChunk, Usage } from "./types.js";
 import { billFor, countedUsage, UsageTally, usageObject } from "./usage.js";
@@ -18,9 +23,10 @@ interface Delta {
 }
 
 /**
- * Starts the upstream stream (errors up to its first byte are ordinary request errors) and
- * returns the chunks to send. Whatever ends the stream, the hold is settled exactly once: to the
- * tokens generated when it ends or the client leaves, or released when the upstream failed.
+ * Runs the paid preparation, starts the upstream stream (errors up to its first byte are
+ * ordinary request errors) and returns the chunks to send. Whatever ends the stream, the hold is
+ * settled exactly once: to the tokens generated when it ends or the client leaves, or released
+ * when anything failed.
  */
 export async function streamCompletion<K extends Kind>(
   deps: PipelineDeps,
@@ -29,20 +35,22 @@ export async function streamCompletion<K extends Kind>(
   hold: Reservation,
   kind: K,
 ): Promise<AsyncIterable<ChunkOf<K>>> {
+  let prepared: PreparedCompletion;
   let events: AsyncIterable<StreamEvent>;
   try {
-    events = await plan.provider.stream(inferenceRequest(plan, caller.signal));
+    prepared = await prepareCompletion(deps, plan, caller.signal);
+    events = await prepared.provider.stream(inferenceRequest(prepared, caller.signal));
   } catch (error) {
-    await deps.ledger.release(hold);
+    await deps.holds.release(hold);
     throw error;
   }
-  return relay(deps, caller, plan, hold, kind, events) as AsyncIterable<ChunkOf<K>>;
+  return relay(deps, caller, prepared, hold, kind, events) as AsyncIterable<ChunkOf<K>>;
 }
 
 async function* relay(
   deps: PipelineDeps,
   caller: CompletionCaller,
-  plan: CompletionPlan,
+  plan: PreparedCompletion,
   hold: Reservation,
   kind: Kind,
   events: AsyncIterable<StreamEvent>,
@@ -66,11 +74,17 @@ async function* relay(
     }));
     tally.add(reported ?? countedUsage(plan, generated));
     const bill = billFor(plan, tally);
-    await deps.ledger.settle(hold, bill.totalNanos, {
-      reference: plan.billingReference,
-      memo: plan.model,
-    });
-    return usageObject(plan, tally, bill);
+    try {
+      const settlement = await deps.ledger.settle(hold, bill.totalNanos, {
+        reference: plan.billingReference,
+        memo: plan.model,
+        once: plan.chargeOnce,
+      });
+      return usageObject(plan, bill, settlement.chargedNanos);
+    } catch (error) {
+      await deps.holds.release(hold);
+      throw error;
+    }
   };
 
   try {
@@ -116,7 +130,7 @@ async function* relay(
     }
     if (!done) {
       done = true;
-      await deps.ledger.release(hold);
+      await deps.holds.release(hold);
     }
     throw error;
   } finally {
@@ -126,7 +140,7 @@ async function* relay(
 }
 
 function chatChunk(
-  plan: CompletionPlan,
+  plan: PreparedCompletion,
   choices: ChatCompletionChunk["choices"],
 ): ChatCompletionChunk {
   return {
@@ -139,7 +153,7 @@ function chatChunk(
 }
 
 function textChunk(
-  plan: CompletionPlan,
+  plan: PreparedCompletion,
   choices: TextCompletionChunk["choices"],
 ): TextCompletionChunk {
   return {

@@ -1,4 +1,5 @@
 /** Response shapes of interface 2.6, 2.7 and 2.9, and the service contract behind the routes. */
+import type { Db } from "../db/database.js";
 import type { ChatCompletionBody, CompletionBody } from "./schema.js";
 
 export interface Usage {
@@ -77,10 +78,20 @@ export interface CompletionCaller {
   /** Scales every cost (batch lines use `batches.price_multiplier`). Default 1. */
   priceMultiplier?: number;
   /**
-   * Ledger reference of the charge (default: the completion id). A request whose reference was
-   * already charged, such as a batch line re-run after a crash, is not charged again.
+   * Ledger reference of the charge (default: the completion id). A reference given here names
+   * work that is charged once at most, such as a batch line that a crash made run again: the
+   * database refuses a second charge under it, and that run's hold is released instead.
    */
   billingReference?: string;
+  /**
+   * Runs in the transaction that charges the request (non-streaming only): the charge is kept
+   * only if this succeeds, so whatever it records is committed together with the charge. A
+   * batch line records its result here.
+   */
+  recordWithCharge?: (
+    tx: Db,
+    response: ChatCompletionResponse | TextCompletionResponse,
+  ) => Promise<void>;
   /** Aborts upstream work; what was generated until then is still charged. */
   signal?: AbortSignal;
 }

@@ -2,7 +2,8 @@ import { nanosToUsd } from "../billing/money.js";
 import type { ProviderUsage } from "../inference/provider.js";
 import { countTextTokens } from "../inference/tokens.js";
 import { inferenceCostNanos, scaleCost } from "./cost.js";
-import type { CompletionPlan } from "./plan.js";
+import type { CompletionPlan, PreparedCompletion } from "./plan.js";
+import { REPAIR_INSTRUCTION_TOKENS, REPAIR_MAX_TOKENS } from "./repair-limits.js";
 import type { Usage } from "./types.js";
 
 /** Token counts of every model call a request made (the reply, and a repair if one ran). */
@@ -19,29 +20,67 @@ export class UsageTally {
 }
 
 export interface Bill {
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
   inferenceNanos: number;
   classificationNanos: number;
   totalNanos: number;
 }
 
-/** The cost of a request: each part scaled by the caller's multiplier, the total their sum. */
-export function billFor(plan: CompletionPlan, tally: UsageTally): Bill {
-  const inferenceNanos = scaleCost(inferenceCostNanos(plan.entry.price, tally), plan.multiplier);
-  const classificationNanos = scaleCost(plan.classificationNanos, plan.multiplier);
-  return { inferenceNanos, classificationNanos, totalNanos: inferenceNanos + classificationNanos };
+/**
+ * The cost of a request, each part scaled by the caller's multiplier. Token counts are capped at
+ * what the request allowed (its choices times their token limit, a repair per choice, the
+ * model's context per call): a model server that reports more is not believed past that.
+ */
+export function billFor(plan: PreparedCompletion, tally: UsageTally): Bill {
+  const repairs = plan.forecast ? plan.choiceCount : 0;
+  const completionTokens = Math.min(
+    tally.completionTokens,
+    plan.choiceCount * plan.maxTokens + repairs * REPAIR_MAX_TOKENS,
+  );
+  const contextLength = plan.entry.object.context_length;
+  const promptTokens =
+    contextLength > 0
+      ? Math.min(
+          tally.promptTokens,
+          (plan.promptCount + repairs) * (contextLength + REPAIR_INSTRUCTION_TOKENS),
+        )
+      : tally.promptTokens;
+  const reasoningTokens = Math.min(tally.reasoningTokens, completionTokens);
+  const inferenceNanos = scaleCost(
+    inferenceCostNanos(plan.entry.price, { promptTokens, completionTokens }),
+    plan.multiplier,
+  );
+  const classificationNanos = plan.forecast?.classified
+    ? scaleCost(plan.classificationNanos, plan.multiplier)
+    : 0;
+  return {
+    promptTokens,
+    completionTokens,
+    reasoningTokens,
+    inferenceNanos,
+    classificationNanos,
+    totalNanos: inferenceNanos + classificationNanos,
+  };
 }
 
-export function usageObject(plan: CompletionPlan, tally: UsageTally, bill: Bill): Usage {
+/**
+ * The usage object of a reply. Its costs are what the ledger charged: less than the bill when
+ * the balance ran out (the classification fee is counted first, inference gets the rest).
+ */
+export function usageObject(plan: PreparedCompletion, bill: Bill, chargedNanos: number): Usage {
+  const classificationNanos = Math.min(bill.classificationNanos, chargedNanos);
   return {
-    prompt_tokens: tally.promptTokens,
-    completion_tokens: tally.completionTokens,
-    total_tokens: tally.promptTokens + tally.completionTokens,
-    cost_usd: nanosToUsd(bill.totalNanos),
-    inference_cost_usd: nanosToUsd(bill.inferenceNanos),
+    prompt_tokens: bill.promptTokens,
+    completion_tokens: bill.completionTokens,
+    total_tokens: bill.promptTokens + bill.completionTokens,
+    cost_usd: nanosToUsd(chargedNanos),
+    inference_cost_usd: nanosToUsd(chargedNanos - classificationNanos),
     ...(plan.forecast?.classified
-      ? { classification_cost_usd: nanosToUsd(bill.classificationNanos) }
+      ? { classification_cost_usd: nanosToUsd(classificationNanos) }
       : {}),
-    completion_tokens_details: { reasoning_tokens: tally.reasoningTokens },
+    completion_tokens_details: { reasoning_tokens: bill.reasoningTokens },
   };
 }
 

@@ -4,20 +4,21 @@ import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { ConnectionTurns } from "./connection-turns.js";
-import { kyselyStatements } from "./kysely-statements.js";
+import type { Db, DialectName } from "./database.js";
+import { postgresDatabase } from "./postgres-database.js";
 import type { Database } from "./schema.js";
+import { sqliteDatabase } from "./sqlite-database.js";
 import { QueuedSqliteDialect } from "./sqlite-driver.js";
-import { sqliteStatements } from "./sqlite-statements.js";
-import type { StatementDatabase } from "./statements.js";
 import { startWalCheckpointer } from "./wal-checkpointer.js";
 
-export type DialectName = "sqlite" | "postgres";
+export type { DialectName } from "./database.js";
 
 export interface DatabaseHandle {
-  db: Kysely<Database>;
+  /** The data-access layer every service uses. */
+  db: Db;
   dialect: DialectName;
-  /** The hot path's hand-written SQL, run without the query builder (see statements.ts). */
-  statements: StatementDatabase;
+  /** Kysely itself, for migrations. */
+  kysely: Kysely<Database>;
   close(): Promise<void>;
 }
 
@@ -42,16 +43,16 @@ function connectSqlite(file: string): DatabaseHandle {
   const checkpointer = file === ":memory:" ? null : startWalCheckpointer(sqlite, file);
   const connection = withStatementCache(sqlite);
   const turns = new ConnectionTurns();
-  const db = new Kysely<Database>({
+  const kysely = new Kysely<Database>({
     dialect: new QueuedSqliteDialect({ database: connection }, turns),
   });
   return {
-    db,
+    db: sqliteDatabase(kysely, connection, turns),
     dialect: "sqlite",
-    statements: sqliteStatements(db, connection, turns),
+    kysely,
     close: async () => {
       await checkpointer?.stop();
-      await db.destroy();
+      await kysely.destroy();
     },
   };
 }
@@ -96,6 +97,11 @@ function connectPostgres(url: string): DatabaseHandle {
           : pg.types.getTypeParser(oid, format),
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", statements: kyselyStatements(db), close: () => db.destroy() };
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db: postgresDatabase(kysely),
+    dialect: "postgres",
+    kysely,
+    close: () => kysely.destroy(),
+  };
 }

@@ -3,6 +3,7 @@ import type { DatabaseHandle, DialectName } from "./connect.js";
 import { foundation } from "./migrations/0001_foundation.js";
 import { files } from "./migrations/0002_files.js";
 import { batches } from "./migrations/0003_batches.js";
+import { moneySafety } from "./migrations/0004_money_safety.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -10,6 +11,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0001_foundation": foundation(dialect),
     "0002_files": files(dialect),
     "0003_batches": batches(dialect),
+    "0004_money_safety": moneySafety(),
   };
 }
 
@@ -46,7 +48,7 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<Migration
 
 async function migrateOnce(handle: DatabaseHandle): Promise<MigrationOutcome> {
   const migrator = new Migrator({
-    db: handle.db,
+    db: handle.kysely,
     provider: new StaticMigrationProvider(handle.dialect),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -42,6 +42,23 @@ export interface ReservationsTable {
   reference: string | null;
   created_at: number;
   finished_at: number | null;
+  /** The process whose work the hold pays for (see ProcessesTable). */
+  owner: string | null;
+}
+
+/** Live processes; a process whose heartbeat stops is dead, and its holds are returned. */
+export interface ProcessesTable {
+  id: string;
+  role: string;
+  started_at: number;
+  heartbeat_at: number;
+}
+
+/** References that may be used once within a scope, enforced by the primary key. */
+export interface SingleUseReferencesTable {
+  scope: string;
+  reference: string;
+  created_at: number;
 }
 
 export interface RateLimitWindowsTable {
@@ -142,6 +159,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   ledger_entries: LedgerEntriesTable;
   reservations: ReservationsTable;
+  processes: ProcessesTable;
+  single_use_references: SingleUseReferencesTable;
   rate_limit_windows: RateLimitWindowsTable;
   files: FilesTable;
   batches: BatchesTable;

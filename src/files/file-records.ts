@@ -1,8 +1,6 @@
-import type { Kysely } from "kysely";
-import type { Database, FilePurpose } from "../db/schema.js";
+import type { Db } from "../db/database.js";
+import type { FilePurpose } from "../db/schema.js";
 import type { FileRow } from "./file-object.js";
-
-type Db = Kysely<Database>;
 
 const COLUMNS = [
   "id",
@@ -17,7 +15,7 @@ const COLUMNS = [
 ] as const;
 
 export async function insertFile(db: Db, row: FileRow): Promise<void> {
-  await db.insertInto("files").values(row).execute();
+  await db.query.insertInto("files").values(row).execute();
 }
 
 /** A live (unexpired) file of the organization, or undefined. */
@@ -27,7 +25,7 @@ export async function findFile(
   id: string,
   now: number,
 ): Promise<FileRow | undefined> {
-  return db
+  return db.query
     .selectFrom("files")
     .select(COLUMNS)
     .where("id", "=", id)
@@ -49,7 +47,7 @@ export interface FilePageQuery {
 /** One page in creation order, `limit + 1` rows so the caller can tell whether more follow. */
 export async function listFiles(db: Db, query: FilePageQuery): Promise<FileRow[]> {
   const { afterSeq } = query;
-  return db
+  return db.query
     .selectFrom("files")
     .select(COLUMNS)
     .where("organization_id", "=", query.organizationId)
@@ -68,7 +66,7 @@ export async function fileSeq(
   organizationId: string,
   id: string,
 ): Promise<number | undefined> {
-  const row = await db
+  const row = await db.query
     .selectFrom("files")
     .select("seq")
     .where("id", "=", id)
@@ -79,7 +77,7 @@ export async function fileSeq(
 
 /** Removes the row; true when this call removed it. */
 export async function deleteFileRow(db: Db, organizationId: string, id: string): Promise<boolean> {
-  const result = await db
+  const result = await db.query
     .deleteFrom("files")
     .where("id", "=", id)
     .where("organization_id", "=", organizationId)
@@ -88,7 +86,7 @@ export async function deleteFileRow(db: Db, organizationId: string, id: string):
 }
 
 export async function expiredFileIds(db: Db, now: number, limit: number): Promise<string[]> {
-  const rows = await db
+  const rows = await db.query
     .selectFrom("files")
     .select("id")
     .where("expires_at", "<=", now)
@@ -98,7 +96,7 @@ export async function expiredFileIds(db: Db, now: number, limit: number): Promis
 }
 
 export async function deleteExpiredFileRow(db: Db, id: string, now: number): Promise<boolean> {
-  const result = await db
+  const result = await db.query
     .deleteFrom("files")
     .where("id", "=", id)
     .where("expires_at", "<=", now)
@@ -109,6 +107,6 @@ export async function deleteExpiredFileRow(db: Db, id: string, now: number): Pro
 /** Which of `ids` have a file row, expired or not. */
 export async function existingFileIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom("files").select("id").where("id", "in", ids).execute();
+  const rows = await db.query.selectFrom("files").select("id").where("id", "in", ids).execute();
   return new Set(rows.map((row) => row.id));
 }

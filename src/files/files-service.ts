@@ -1,6 +1,6 @@
 import { pipeline, type Readable, Transform } from "node:stream";
-import type { Kysely } from "kysely";
-import type { Database, FilePurpose } from "../db/schema.js";
+import type { Db } from "../db/database.js";
+import type { FilePurpose } from "../db/schema.js";
 import { invalidRequest, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -63,7 +63,7 @@ export class Files {
   private nextOrphanSweep = 0;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly store: BlobStore,
     private readonly clock: Clock,
     options: FilesOptions = {},

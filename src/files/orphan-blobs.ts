@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.js";
+import type { Db } from "../db/database.js";
 import type { BlobStore } from "./blob-store.js";
 import { existingFileIds } from "./file-records.js";
 
@@ -7,7 +6,7 @@ import { existingFileIds } from "./file-records.js";
 const CHUNK = 500;
 
 export interface OrphanSweep {
-  db: Kysely<Database>;
+  db: Db;
   store: BlobStore;
   /** Only keys that are file ids are considered; anything else in the store is not ours. */
   keyPrefix: string;

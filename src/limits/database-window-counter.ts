@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Statements } from "../db/statements.js";
+import type { Statements } from "../db/database.js";
 import type { WindowCounter } from "./window-counter.js";
 
 /**

@@ -77,7 +77,7 @@ describe("batch billing through the completion pipeline", () => {
       jsonl(Array.from({ length: 6 }, (_, i) => chatLine(`broke-${i}`, "priced"))),
     );
     // Upload first, then drain the credits so every line finds none.
-    await server.services.database.db
+    await server.services.database.db.query
       .updateTable("organizations")
       .set({ balance_nanos: 0 })
       .where("id", "=", org.organizationId)

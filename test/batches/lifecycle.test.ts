@@ -37,6 +37,7 @@ describe("batch life cycle", () => {
       completions,
       workerOptions: { concurrency: 2, retryBaseMs: 10, leaseMs: 60 * 60 * 1000 },
     });
+    completions.db = server.services.database.db;
   });
   afterAll(async () => {
     completions.open();

@@ -42,10 +42,10 @@ describe("rate-limit window counters", () => {
     });
 
     it("count per organization and window, and prune windows past", async () => {
-      const counter = new DatabaseWindowCounter(services.database.statements, 60);
+      const counter = new DatabaseWindowCounter(services.database.db, 60);
       await countsPerWindowAndOrganization(counter);
       await counter.increment("org_a", 240);
-      const windows = await services.database.db
+      const windows = await services.database.db.query
         .selectFrom("rate_limit_windows")
         .select("window_start")
         .distinct()
@@ -55,8 +55,8 @@ describe("rate-limit window counters", () => {
 
     it("share one count between processes (separate connections)", async () => {
       const other = await database.open();
-      const first = new DatabaseWindowCounter(services.database.statements, 60);
-      const second = new DatabaseWindowCounter(other.database.statements, 60);
+      const first = new DatabaseWindowCounter(services.database.db, 60);
+      const second = new DatabaseWindowCounter(other.database.db, 60);
       const counts = await Promise.all(
         Array.from({ length: 40 }, (_, i) => (i % 2 ? first : second).increment("org_shared", 600)),
       );

@@ -218,7 +218,7 @@ describe("files API", () => {
     expect((error as APIError).status).toBe(404);
     expect((await openai.files.list()).data).toEqual([]);
     expect(await server.services.files.sweepExpired()).toBeGreaterThanOrEqual(1);
-    const rows = await server.services.database.db
+    const rows = await server.services.database.db.query
       .selectFrom("files")
       .select("id")
       .where("id", "=", file.id)

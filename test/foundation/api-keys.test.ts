@@ -52,7 +52,7 @@ describe("issuing keys", () => {
 
   it("stores only the SHA-256 digest and a short visible prefix", async () => {
     const { org, key } = await newOrgWithKey();
-    const rows = await services.database.db
+    const rows = await services.database.db.query
       .selectFrom("api_keys")
       .selectAll()
       .where("organization_id", "=", org.id)

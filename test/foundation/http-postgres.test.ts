@@ -52,7 +52,7 @@ describe("the API over PostgreSQL", () => {
 
   it("never stores a plaintext key", async () => {
     const org = await server.createOrg();
-    const rows = await server.services.database.db
+    const rows = await server.services.database.db.query
       .selectFrom("api_keys")
       .selectAll()
       .where("organization_id", "=", org.organizationId)

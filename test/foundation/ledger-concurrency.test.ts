@@ -128,7 +128,7 @@ describe.each(BOTH_DATABASES)("credit ledger under concurrency on $name", (kind)
       ]),
     );
     const rows = await main()
-      .database.db.selectFrom("reservations")
+      .database.db.query.selectFrom("reservations")
       .select(["status", "charged_nanos"])
       .where("organization_id", "=", orgId)
       .execute();

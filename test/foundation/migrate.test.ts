@@ -22,7 +22,7 @@ describe.each(BOTH_DATABASES)("migrations on $name", (kind) => {
     expect(await migrateToLatest(services.database)).toEqual({ applied: [] });
     const rows = await sql<{
       name: string;
-    }>`select name from kysely_migration order by name`.execute(services.database.db);
+    }>`select name from kysely_migration order by name`.execute(services.database.kysely);
     const names = rows.rows.map((row) => row.name);
     expect(names[0]).toBe("0001_foundation");
     expect(new Set(names).size).toBe(names.length);
@@ -33,7 +33,7 @@ describe.each(BOTH_DATABASES)("migrations on $name", (kind) => {
     const services = await database.open();
     const org = await services.organizations.create("constraint");
     await expect(
-      services.database.db
+      services.database.db.query
         .updateTable("organizations")
         .set({ balance_nanos: -1 })
         .where("id", "=", org.id)
@@ -52,12 +52,12 @@ describe.each(BOTH_DATABASES)("migrations on $name", (kind) => {
       created_at: 0,
       revoked_at: null,
     };
-    await services.database.db
+    await services.database.db.query
       .insertInto("api_keys")
       .values({ id: "key_one", ...row })
       .execute();
     await expect(
-      services.database.db
+      services.database.db.query
         .insertInto("api_keys")
         .values({ id: "key_two", ...row })
         .execute(),
@@ -72,7 +72,7 @@ describe("migrations on postgres from several processes at once", () => {
     const first = all[0];
     if (!first) throw new Error("no services opened");
     const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(
-      first.database.db,
+      first.database.kysely,
     );
     const names = rows.rows.map((row) => row.name);
     expect(new Set(names).size).toBe(names.length);

@@ -21,14 +21,14 @@ describe.each(BOTH_DATABASES)("hand-written statements on $name", (kind) => {
   }
 
   function balanceOf(id: string) {
-    return services.database.statements.rows<{ balance_nanos: number }>(
+    return services.database.db.rows<{ balance_nanos: number }>(
       sql`select balance_nanos from organizations where id = ${id}`,
     );
   }
 
   it("returns rows, with `returning` too, and counts changed rows", async () => {
     const id = await newOrganization();
-    const { statements } = services.database;
+    const statements = services.database.db;
     expect(await balanceOf(id)).toEqual([{ balance_nanos: 0 }]);
     expect(
       await statements.rows<{ balance_nanos: number }>(
@@ -45,7 +45,7 @@ describe.each(BOTH_DATABASES)("hand-written statements on $name", (kind) => {
 
   it("commits a transaction's statements together, and rolls all of them back on a throw", async () => {
     const id = await newOrganization();
-    const { statements } = services.database;
+    const statements = services.database.db;
     const setBalance = (nanos: number) =>
       sql`update organizations set balance_nanos = ${nanos} where id = ${id}`;
     await statements.transaction(async (tx) => {
@@ -70,7 +70,8 @@ describe.each(BOTH_DATABASES)("hand-written statements on $name", (kind) => {
 
   it("never interleaves other queries with an open transaction", async () => {
     const id = await newOrganization();
-    const { statements, db } = services.database;
+    const statements = services.database.db;
+    const db = statements.query;
     let release = () => {};
     const paused = new Promise<void>((resolve) => {
       release = resolve;
@@ -106,7 +107,7 @@ describe.each(BOTH_DATABASES)("hand-written statements on $name", (kind) => {
 
   it("keeps concurrent transactions apart: one that throws undoes only its own writes", async () => {
     const ids = [await newOrganization(), await newOrganization(), await newOrganization()];
-    const { statements } = services.database;
+    const statements = services.database.db;
     const add = (id: string, nanos: number) =>
       sql`update organizations set balance_nanos = balance_nanos + ${nanos} where id = ${id}`;
     // Started together, as requests handled in one turn of the event loop are.
@@ -136,7 +137,7 @@ describe.each(BOTH_DATABASES)("hand-written statements on $name", (kind) => {
   });
 });
 
-// Transactions requested together share one SQLite commit (see sqlite-statements.ts).
+// Transactions requested together share one SQLite commit (see sqlite-database.ts).
 describe("grouped commits on SQLite", () => {
   let database: DatabaseUnderTest;
 
@@ -151,7 +152,7 @@ describe("grouped commits on SQLite", () => {
   it("rejects every transaction of a group whose statements break the transaction", async () => {
     const services = await database.open();
     const id = (await services.organizations.create("grouped")).id;
-    const { statements } = services.database;
+    const statements = services.database.db;
     const balanceOf = (org: string) =>
       statements.rows<{ balance_nanos: number }>(
         sql`select balance_nanos from organizations where id = ${org}`,
@@ -176,7 +177,7 @@ describe("grouped commits on SQLite", () => {
   it("lets a single failed statement fail alone", async () => {
     const services = await database.open();
     const id = (await services.organizations.create("grouped single")).id;
-    const { statements } = services.database;
+    const statements = services.database.db;
     const outcomes = await Promise.allSettled([
       statements.changes(sql`update organizations set balance_nanos = 3 where id = ${id}`),
       statements.changes(sql`insert into organizations (id) values (${id})`),
@@ -198,7 +199,7 @@ describe("grouped commits on SQLite", () => {
   it("never lets members run on their own once the group's transaction has ended", async () => {
     const services = await database.open();
     const id = (await services.organizations.create("grouped ended")).id;
-    const { statements } = services.database;
+    const statements = services.database.db;
     const outcomes = await Promise.allSettled([
       statements.changes(sql`commit`),
       statements.transaction((tx) =>

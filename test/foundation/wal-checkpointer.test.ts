@@ -33,7 +33,7 @@ async function eventually(check: () => boolean, timeoutMs = 5000): Promise<boole
 describe("WAL checkpoints on SQLite", () => {
   it("happen in the background: the service's own commits never checkpoint", async () => {
     const { services, file } = await openSqlite();
-    const [setting] = await services.database.statements.rows<{ wal_autocheckpoint: number }>(
+    const [setting] = await services.database.db.rows<{ wal_autocheckpoint: number }>(
       sql`pragma wal_autocheckpoint`,
     );
     expect(setting?.wal_autocheckpoint).toBe(0);

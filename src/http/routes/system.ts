@@ -12,7 +12,7 @@ export function registerSystemRoutes(
 ): void {
   app.get("/healthz", { schema: { hide: true } }, async (request, reply) => {
     try {
-      await sql`select 1`.execute(services.database.db);
+      await services.database.db.rows(sql`select 1`);
       return { status: "ok" };
     } catch (error) {
       request.log.error({ err: error }, "database unreachable");

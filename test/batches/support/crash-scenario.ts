@@ -7,14 +7,24 @@ import { usdToNanos } from "../../../src/billing/money.js";
 import { loadConfig } from "../../../src/config/index.js";
 import { createServices } from "../../../src/services.js";
 import { startFakeUpstream } from "../../support/fake-upstream.js";
-import { chatLine, jsonl, readResults, uploadBatchFile, waitForBatch } from "./batch-server.js";
+import {
+  chatLine,
+  jsonl,
+  type ResultLine,
+  readResults,
+  uploadBatchFile,
+  waitForBatch,
+} from "./batch-server.js";
 import { freePort, spawnServer, writeConfig } from "./server-process.js";
 
-const LINES = 300;
+const LINES = 400;
+const INITIAL_USD = "100";
 
 /**
  * Runs a batch in a real server process, kills it with SIGKILL partway, restarts it and checks
- * that every line ends up exactly once in the output or error file and is charged exactly once.
+ * that every line ends up exactly once in the output or error file, is charged exactly once, and
+ * that once the dead process's holds are back the balance is the initial credit minus exactly
+ * the costs the result lines report.
  */
 export async function killMidBatchAndRecover(databaseUrl: string | null): Promise<void> {
   const upstream = await startFakeUpstream();
@@ -40,9 +50,10 @@ export async function killMidBatchAndRecover(databaseUrl: string | null): Promis
   const services = await createServices(config);
   let server = await spawnServer(configFile, dataDir, port);
   try {
-    const organization = await services.organizations.create("crash test");
-    await services.ledger.credit(organization.id, usdToNanos("100"), "topup");
-    const key = await services.apiKeys.issue(organization.id);
+    const { organization, key } = await services.accounts.open({
+      name: "crash test",
+      creditsNanos: usdToNanos(INITIAL_USD),
+    });
     // Retries cover the connection the kill cuts.
     const openai = new OpenAI({ apiKey: key.api_key, baseURL: `${server.url}/v1`, maxRetries: 3 });
 
@@ -80,10 +91,28 @@ export async function killMidBatchAndRecover(databaseUrl: string | null): Promis
     );
     const answered = output.map((line) => `${created.id}:${line.custom_id}`).sort();
     expect(charges.map((entry) => String(entry.reference)).sort()).toEqual(answered);
+
+    // Holds of the killed process come back within about batches.lease_seconds.
+    const deadline = Date.now() + 2 * config.batches.lease_seconds * 1000;
+    while ((await services.ledger.held(organization.id)).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await services.ledger.held(organization.id)).toEqual([]);
+    const reported = output.reduce((sum, line) => sum + reportedCostNanos(line), 0);
+    expect(reported).toBeGreaterThan(0);
+    expect(await services.ledger.balance(organization.id)).toBe(usdToNanos(INITIAL_USD) - reported);
   } finally {
     await server.kill("SIGKILL");
     await services.close();
     await upstream.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The cost a result line reports, in nano-dollars. */
+function reportedCostNanos(line: ResultLine): number {
+  const body = line.response?.body as { usage?: { cost_usd?: number } } | undefined;
+  const cost = body?.usage?.cost_usd;
+  if (typeof cost !== "number") throw new Error(`line ${line.custom_id} reports no cost`);
+  return Math.round(cost * 1e9);
 }

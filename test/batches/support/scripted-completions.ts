@@ -4,15 +4,18 @@ import type {
   CompletionCaller,
   CompletionService,
 } from "../../../src/completions/types.js";
+import type { Db } from "../../../src/db/database.js";
 
 type Step = (body: ChatCompletionBody, caller: CompletionCaller) => Promise<void> | void;
 
 /**
  * A completion service whose answers the test controls: every call waits at the gate until it
- * is opened, and `before` may throw to make a call fail.
+ * is opened, and `before` may throw to make a call fail. Like the real pipeline, it hands each
+ * answer to the caller's `recordWithCharge` in a transaction on `db`.
  */
 export class ScriptedCompletions implements CompletionService {
   calls: { body: ChatCompletionBody; caller: CompletionCaller }[] = [];
+  db: Db | null = null;
   before: Step = () => undefined;
   private gate: Promise<void> = Promise.resolve();
   private openGate: () => void = () => undefined;
@@ -32,7 +35,7 @@ export class ScriptedCompletions implements CompletionService {
     await this.gate;
     await this.before(body, caller);
     const content = `Answer to ${body.messages.at(-1)?.content ?? ""}`;
-    return {
+    const response: ChatCompletionResponse = {
       id: `chatcmpl-${this.calls.length}`,
       object: "chat.completion",
       created: 0,
@@ -53,6 +56,13 @@ export class ScriptedCompletions implements CompletionService {
         completion_tokens_details: { reasoning_tokens: 2 },
       },
     };
+    const { db } = this;
+    const record = caller.recordWithCharge;
+    if (record) {
+      if (!db) throw new Error("ScriptedCompletions needs a db to record results");
+      await db.transaction((tx) => record(tx, response));
+    }
+    return response;
   }
 
   streamChat(): never {

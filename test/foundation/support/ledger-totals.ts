@@ -11,7 +11,7 @@ export interface LedgerTotals {
 
 /** The three numbers the credit invariant relates: balance + held == ledger. */
 export async function ledgerTotals(services: Services, organizationId: string) {
-  const db = services.database.db;
+  const db = services.database.db.query;
   const balance = await services.ledger.balance(organizationId);
   const held = await db
     .selectFrom("reservations")

@@ -1,19 +1,15 @@
-import type { Kysely, RawBuilder } from "kysely";
+import { Kysely, type RawBuilder, type SqliteDatabase, SqliteDialect } from "kysely";
 import type { ConnectionTurns } from "./connection-turns.js";
+import type { Db, Statements } from "./database.js";
+import { savepointRunner } from "./savepoints.js";
 import type { Database } from "./schema.js";
-import type { StatementDatabase, Statements } from "./statements.js";
 
 /** The part of a better-sqlite3 connection used here (statements come from a cache). */
-export interface PreparingConnection {
+export interface PreparingConnection extends SqliteDatabase {
   readonly inTransaction: boolean;
-  prepare(sql: string): {
-    reader: boolean;
-    all(parameters: readonly unknown[]): unknown[];
-    run(parameters: readonly unknown[]): { changes: number };
-  };
 }
 
-type Work = (tx: Statements) => Promise<unknown>;
+type Work = (tx: Db) => Promise<unknown>;
 
 interface QueuedWork {
   work: Work;
@@ -24,28 +20,44 @@ interface QueuedWork {
 }
 
 /**
- * Statements run synchronously on the SQLite connection, in turn with Kysely's queries, and in
- * groups: everything requested while the event loop handles one round of I/O (single statements
- * and transactions alike) runs in one `begin immediate … commit`, each transaction inside its
- * own savepoint. Opening and committing a transaction cost more than all of a credit hold's
- * statements together, and a read's own transaction more than the read.
+ * The data-access layer on SQLite. Everything runs on the one connection, in turn with Kysely's
+ * autocommit queries, and transactions run in groups: all those requested while the event loop
+ * handles one round of I/O (single statements too) share one `begin immediate … commit`, each in
+ * its own savepoint. Opening and committing a transaction cost more than all of a credit hold's
+ * statements together, and a read's own transaction more than the read. Inside a transaction,
+ * queries run directly on the connection the group holds, and nested transactions are savepoints.
  */
-export function sqliteStatements(
-  db: Kysely<Database>,
+export function sqliteDatabase(
+  kysely: Kysely<Database>,
   connection: PreparingConnection,
   turns: ConnectionTurns,
-): StatementDatabase {
-  const execute = (sql: string) => connection.prepare(sql).run([]);
+): Db {
+  const execute = (statement: string) => connection.prepare(statement).run([]);
   const run = (statement: RawBuilder<unknown>) => {
-    const compiled = statement.compile(db);
+    const compiled = statement.compile(kysely);
     const prepared = connection.prepare(compiled.sql);
     return prepared.reader
       ? { rows: prepared.all(compiled.parameters), changes: 0 }
-      : { rows: [], changes: prepared.run(compiled.parameters).changes };
+      : { rows: [], changes: Number(prepared.run(compiled.parameters).changes) };
   };
   const inTurn: Statements = {
     rows: async <R>(statement: RawBuilder<R>) => run(statement).rows as R[],
     changes: async (statement) => run(statement).changes,
+  };
+  // Used only while a group holds the connection's turn: its queries must not wait for a turn.
+  const inTurnQuery = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: connection }),
+  });
+
+  const transactionScope = (depth: number): Db => {
+    const nested = savepointRunner(depth, async (statement) => execute(statement));
+    return {
+      dialect: "sqlite",
+      inTransaction: true,
+      query: inTurnQuery,
+      ...inTurn,
+      transaction: (work) => nested(() => work(transactionScope(depth + 1))),
+    };
   };
 
   /** Runs one member; one that throws leaves no trace of its writes. */
@@ -55,7 +67,7 @@ export function sqliteStatements(
     if (!connection.inTransaction) throw new Error("the group's transaction ended early");
     if (!item.single) execute("savepoint unit");
     try {
-      const value = await item.work(inTurn);
+      const value = await item.work(transactionScope(1));
       if (!item.single) execute("release unit");
       return () => item.resolve(value);
     } catch (error) {
@@ -100,12 +112,15 @@ export function sqliteStatements(
     }
   };
 
-  const enqueue = <T>(work: (tx: Statements) => Promise<T>, single: boolean) =>
+  const enqueue = <T>(work: (tx: Db) => Promise<T>, single: boolean) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ work, single, resolve: (value) => resolve(value as T), reject });
       if (queue.length === 1) setImmediate(() => void flush());
     });
   return {
+    dialect: "sqlite",
+    inTransaction: false,
+    query: kysely,
     rows: (statement) => enqueue((tx) => tx.rows(statement), true),
     changes: (statement) => enqueue((tx) => tx.changes(statement), true),
     transaction: (work) => enqueue(work, false),

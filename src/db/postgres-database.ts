@@ -1,0 +1,28 @@
+import { type Kysely, sql, type Transaction } from "kysely";
+import type { Db } from "./database.js";
+import { savepointRunner } from "./savepoints.js";
+import type { Database } from "./schema.js";
+
+/** The data-access layer on PostgreSQL: statements through Kysely's executor and the pool. */
+export function postgresDatabase(kysely: Kysely<Database>): Db {
+  return {
+    dialect: "postgres",
+    inTransaction: false,
+    query: kysely,
+    rows: async (statement) => (await statement.execute(kysely)).rows,
+    changes: async (statement) => Number((await statement.execute(kysely)).numAffectedRows ?? 0n),
+    transaction: (work) => kysely.transaction().execute((trx) => work(transactionScope(trx, 1))),
+  };
+}
+
+function transactionScope(trx: Transaction<Database>, depth: number): Db {
+  const nested = savepointRunner(depth, (statement) => sql.raw(statement).execute(trx));
+  return {
+    dialect: "postgres",
+    inTransaction: true,
+    query: trx,
+    rows: async (statement) => (await statement.execute(trx)).rows,
+    changes: async (statement) => Number((await statement.execute(trx)).numAffectedRows ?? 0n),
+    transaction: (work) => nested(() => work(transactionScope(trx, depth + 1))),
+  };
+}
