@@ -51,6 +51,8 @@ export interface EnvOptions {
   models?: (fakeUrl: string) => Record<string, unknown>[];
   modelOptions?: ModelOptions;
   requestsPerMinute?: number;
+  /** The model that classifies `answer_type: auto` questions (default: the rules). */
+  classificationModel?: string;
   databaseUrl?: string;
   clock?: Clock;
 }
@@ -77,6 +79,9 @@ export async function startCompletionsEnv(options: EnvOptions = {}): Promise<Com
     config: {
       models,
       limits: { requests_per_minute: options.requestsPerMinute ?? 100_000 },
+      ...(options.classificationModel
+        ? { classification: { model: options.classificationModel } }
+        : {}),
     },
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
