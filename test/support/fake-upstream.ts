@@ -29,6 +29,8 @@ export interface FakeBehaviour {
   reasoning?: { field: ReasoningField; text: string };
   /** Reported usage; null reports none; default is computed from the request and reply. */
   usage?: FakeUsage | null;
+  /** Sent as `usage` verbatim, overriding `usage`: for counts no sane server would report. */
+  rawUsage?: unknown;
   /** Default "stop". */
   finishReason?: string;
   /** Answer with this status instead of a completion when it is not 2xx. */
@@ -50,6 +52,8 @@ export interface FakeBehaviour {
   failWith?: "error-event" | "drop";
   /** Send these bytes verbatim (with `chunkDelayMs` between writes) instead of a generated reply. */
   raw?: RawReply;
+  /** Label a generated 2xx reply with this content type instead of the right one. */
+  contentType?: string;
 }
 
 /** A verbatim reply; byte chunks can split a character or a line anywhere. */
@@ -153,7 +157,10 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     if (input.stream) {
       await streamReply(res, record, input, replies, usage, behaviour);
     } else {
-      sendJson(res, 200, completionBody(input, replies, usage, behaviour), behaviour.headers);
+      const headers = behaviour.contentType
+        ? { ...behaviour.headers, "content-type": behaviour.contentType }
+        : behaviour.headers;
+      sendJson(res, 200, completionBody(input, replies, usage, behaviour), headers);
     }
   }
 
@@ -212,11 +219,11 @@ async function streamReply(
   record: RecordedRequest,
   input: ParsedInput,
   replies: ChoiceReply[],
-  usage: Json | null,
+  usage: unknown,
   behaviour: FakeBehaviour,
 ): Promise<void> {
   res.writeHead(200, {
-    "content-type": "text/event-stream",
+    "content-type": behaviour.contentType ?? "text/event-stream",
     "cache-control": "no-cache",
     ...behaviour.headers,
   });
@@ -228,7 +235,7 @@ async function streamReply(
     choices: [choice],
     ...(input.includeUsage ? { usage: null } : {}),
   }));
-  if (input.includeUsage && usage) payloads.push({ ...envelope, choices: [], usage });
+  if (input.includeUsage && usage !== null) payloads.push({ ...envelope, choices: [], usage });
 
   for (const payload of payloads) {
     if (record.chunksSent === behaviour.stallAfterChunks) return;
@@ -306,7 +313,7 @@ function textChoice(index: number, text: string, finishReason: string | null): J
 function completionBody(
   input: ParsedInput,
   replies: ChoiceReply[],
-  usage: Json | null,
+  usage: unknown,
   behaviour: FakeBehaviour,
 ): Json {
   const finishReason = behaviour.finishReason ?? "stop";
@@ -324,7 +331,7 @@ function completionBody(
     created: Math.floor(Date.now() / 1000),
     model: input.model,
     choices,
-    ...(usage ? { usage } : {}),
+    ...(usage === null ? {} : { usage }),
   };
 }
 
@@ -352,7 +359,8 @@ function replyChoices(input: ParsedInput, behaviour: FakeBehaviour): ChoiceReply
   );
 }
 
-function usageOf(input: ParsedInput, replies: ChoiceReply[], behaviour: FakeBehaviour) {
+function usageOf(input: ParsedInput, replies: ChoiceReply[], behaviour: FakeBehaviour): unknown {
+  if (behaviour.rawUsage !== undefined) return behaviour.rawUsage;
   if (behaviour.usage === null) return null;
   const scripted = behaviour.usage;
   const reasoningTokens =

@@ -4,7 +4,10 @@ import { errorBodyMessage } from "./upstream-message.js";
 /** Why one attempt failed, and whether another attempt (or deployment) may succeed. */
 export interface AttemptFailure {
   error: UpstreamError;
+  /** Another try on the same deployment may succeed. */
   retryable: boolean;
+  /** Another deployment may succeed (always so when `retryable`). */
+  fallback: boolean;
   /** The server's `retry-after`, when it sent one. */
   retryAfterMs: number | null;
 }
@@ -36,28 +39,50 @@ export function statusFailure(
 ): AttemptFailure {
   const message = errorBodyMessage(bodyText) ?? `model server answered HTTP ${status}`;
   if (status === 429) {
-    return { error: new UpstreamError("rejected", message, status), retryable: true, retryAfterMs };
+    const error = new UpstreamError("rejected", message, status);
+    return { error, retryable: true, fallback: true, retryAfterMs };
   }
   if (status >= 400 && status < 500) {
-    return {
-      error: new UpstreamError("rejected", message, status),
-      retryable: false,
-      retryAfterMs,
-    };
+    const error = new UpstreamError("rejected", message, status);
+    return { error, retryable: false, fallback: false, retryAfterMs };
   }
+  const retryable = status >= 500;
   return {
     error: new UpstreamError("unavailable", `model server error: ${message}`, status),
-    retryable: status >= 500,
+    retryable,
+    fallback: retryable,
     retryAfterMs,
+  };
+}
+
+/**
+ * A 2xx reply in a format the request cannot be read in, typically an HTML page from a proxy or
+ * a web UI at the configured URL. That server will answer the same way again, so it is not
+ * retried, but a fallback deployment is another server and may well serve the model.
+ */
+export function formatFailure(status: number, mediaType: string, stream: boolean): AttemptFailure {
+  const received = mediaType || "no content type";
+  const expected = stream ? "an event stream" : "JSON";
+  return {
+    error: new UpstreamError(
+      "unavailable",
+      `model server answered with ${received} instead of ${expected}`,
+      status,
+    ),
+    retryable: false,
+    fallback: true,
+    retryAfterMs: null,
   };
 }
 
 /** A thrown transport error, before the response status arrived. */
 export function requestFailure(error: unknown, signal: AbortSignal | undefined): AttemptFailure {
   const code = errorCode(error);
+  const retryable = !signal?.aborted && code !== null && RETRYABLE_ERROR_CODES.has(code);
   return {
     error: transferError(error, signal),
-    retryable: !signal?.aborted && code !== null && RETRYABLE_ERROR_CODES.has(code),
+    retryable,
+    fallback: retryable,
     retryAfterMs: null,
   };
 }

@@ -6,6 +6,7 @@ import type {
 } from "../provider.js";
 import { abortedError } from "./failures.js";
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type OpenAIProviderOptions } from "./options.js";
+import { replyFormat } from "./reply-format.js";
 import { readCompletion } from "./response.js";
 import { resultEvents } from "./result-events.js";
 import { sendWithRetries } from "./retry.js";
@@ -34,7 +35,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
         throw abortedError();
       }
       // Some servers and gateways ignore `stream` (or report errors) with a plain JSON body.
-      if (String(response.headers["content-type"]).includes("application/json")) {
+      if (replyFormat(response.headers["content-type"]) === "json") {
         return resultEvents(await readCompletion(response, request));
       }
       return streamEvents(response.body, request.input.kind, request.signal);

@@ -7,8 +7,9 @@ import type { Target, Transport } from "./transport.js";
 
 /**
  * Sends the request until a server accepts it: retries with backoff on one deployment, then moves
- * to the next once its attempts are spent. Failures that another try cannot fix (4xx, timeouts
- * after the request was sent, cancellation) end the call at once.
+ * to the next once its attempts are spent, or straight away after a failure the same server would
+ * repeat but another may not (a reply in the wrong format). Failures that no other try can fix
+ * (4xx, timeouts after the request was sent, cancellation) end the call at once.
  */
 export async function sendWithRetries(
   transport: Transport,
@@ -30,8 +31,9 @@ export async function sendWithRetries(
       if (request.signal?.aborted) throw abortedError();
       const outcome = await transport.attempt(target, request, stream);
       if (outcome.ok) return outcome.response;
-      if (!outcome.failure.retryable) throw outcome.failure.error;
+      if (!outcome.failure.fallback) throw outcome.failure.error;
       lastFailure = outcome.failure;
+      if (!outcome.failure.retryable) break;
     }
   }
   if (!lastFailure) throw new Error("no deployment configured");

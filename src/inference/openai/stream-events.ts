@@ -1,13 +1,15 @@
 import type { Readable } from "node:stream";
-import type { InferenceInput, ProviderUsage, StreamEvent } from "../provider.js";
+import { UpstreamError } from "../errors.js";
+import type { InferenceInput, StreamEvent } from "../provider.js";
 import { abortedError, transferError } from "./failures.js";
 import { readSseMessages } from "./sse.js";
 import { chunkEvents, parseStreamChunk } from "./stream-chunk.js";
-import { readUsage } from "./usage.js";
+import { StreamUsage } from "./usage.js";
 
 /**
- * Turns an upstream SSE body into StreamEvents. Usage is emitted once, at the end, with the last
- * figures seen: servers that report usage on several chunks send running totals.
+ * Turns an upstream SSE body into StreamEvents. Usage is emitted once, at the end (see
+ * StreamUsage). A body without a single completion chunk is a failure, not an empty reply: it is
+ * what a proxy's error page or a server that ignored the request looks like.
  * Cancelling (signal) or leaving the loop early destroys the body, which closes the connection
  * and so stops generation upstream.
  */
@@ -18,17 +20,25 @@ export async function* streamEvents(
 ): AsyncGenerator<StreamEvent> {
   const stopUpstream = () => body.destroy();
   signal?.addEventListener("abort", stopUpstream, { once: true });
-  let usage: ProviderUsage | null = null;
+  const usage = new StreamUsage();
+  let chunks = 0;
   try {
     for await (const message of readSseMessages(body)) {
       if (signal?.aborted) throw abortedError();
       if (message.data === "[DONE]") break;
       const chunk = parseStreamChunk(message.data);
-      usage = readUsage(chunk.usage) ?? usage;
+      chunks += 1;
+      usage.observe(chunk.usage);
       yield* chunkEvents(chunk, kind);
     }
     if (signal?.aborted) throw abortedError();
-    if (usage) yield { type: "usage", usage };
+    if (chunks === 0) {
+      throw new UpstreamError(
+        "unavailable",
+        "model server sent a stream without completion chunks",
+      );
+    }
+    if (usage.final) yield { type: "usage", usage: usage.final };
   } catch (error) {
     throw transferError(error, signal);
   } finally {

@@ -1,8 +1,9 @@
 import { type Dispatcher, Pool } from "undici";
 import type { InferenceRequest } from "../provider.js";
 import { parseRetryAfter } from "./backoff.js";
-import { type AttemptFailure, requestFailure, statusFailure } from "./failures.js";
+import { type AttemptFailure, formatFailure, requestFailure, statusFailure } from "./failures.js";
 import type { Deployment, OpenAITimeouts } from "./options.js";
+import { answersRequest, mediaType, replyFormat } from "./reply-format.js";
 import { buildRequestBody, endpointPath } from "./request-body.js";
 
 export type AttemptOutcome =
@@ -36,7 +37,7 @@ export class Transport {
     };
   }
 
-  /** One try: resolves with a 2xx response (body unread) or the reason it failed. */
+  /** One try: resolves with a readable 2xx response (body unread) or the reason it failed. */
   async attempt(
     target: Target,
     request: InferenceRequest,
@@ -57,7 +58,13 @@ export class Transport {
     } catch (error) {
       return { ok: false, failure: requestFailure(error, request.signal) };
     }
-    if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, response };
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      const contentType = response.headers["content-type"];
+      if (answersRequest(replyFormat(contentType), stream)) return { ok: true, response };
+      discardBody(response);
+      const failure = formatFailure(response.statusCode, mediaType(contentType), stream);
+      return { ok: false, failure };
+    }
     let bodyText: string;
     try {
       bodyText = await response.body.text();
@@ -84,6 +91,12 @@ export class Transport {
     }
     return pool;
   }
+}
+
+/** Closes the connection without reading the body; the abort error that follows is expected. */
+function discardBody(response: Dispatcher.ResponseData): void {
+  response.body.on("error", () => {});
+  response.body.destroy();
 }
 
 function requestHeaders(deployment: Deployment, stream: boolean): Record<string, string> {
