@@ -7,12 +7,14 @@ import Fastify, {
   LogController,
   type RawServerDefault,
 } from "fastify";
-import type { LoggerOptions } from "pino";
+import type { DestinationStream, LoggerOptions } from "pino";
 import { registerBearerAuth } from "./http/auth.js";
+import { answerClientError } from "./http/client-errors.js";
 import { errorBody, handleError } from "./http/errors.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { HttpMetrics } from "./http/metrics.js";
 import { openApiOptions } from "./http/openapi.js";
+import { redactUrl } from "./http/redact-url.js";
 import { requestIdOf } from "./http/request-id.js";
 import { registerSystemRoutes } from "./http/routes/system.js";
 import { v1Routes } from "./http/routes/v1.js";
@@ -29,14 +31,25 @@ export type App = FastifyInstance<
 >;
 
 export interface AppOptions {
-  logger?: LoggerOptions | boolean;
+  logger?: (LoggerOptions & { stream?: DestinationStream }) | boolean;
+  /** Longest a client may take to send a whole request, headers and body. */
+  requestTimeoutMs?: number;
 }
 
 /** JSON bodies other than file uploads stay well below this. */
 const JSON_BODY_LIMIT = 16 * 1024 * 1024;
 
+/** Time enough to upload a 200 MB file at about 350 KB/s; a stalled client is cut off after it. */
+const REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
+
+const HEADERS_TIMEOUT_MS = 60_000;
+
+/** Node's default interval for checking request timeouts, which also bounds how late one fires. */
+const TIMEOUT_CHECK_MS = 30_000;
+
 /** Builds the HTTP application around ready services; the caller decides when to listen. */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<App> {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger:
       options.logger === undefined
@@ -48,9 +61,18 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
-    return503OnClosing: true,
-    // Malformed URLs and the like get the same error shape as everything else.
+    requestTimeout,
+    http: {
+      // Node's default, shortened with the request timeout: when it is the longer of the two,
+      // Node never enforces the request timeout on a body.
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, Math.ceil(requestTimeout / 4)),
+    },
+    // Fastify's own 503 while closing has its own body; the hook below answers instead.
+    return503OnClosing: false,
+    // Malformed URLs and HTTP get the same error shape as everything else.
     frameworkErrors: handleError,
+    clientErrorHandler: answerClientError,
     // One access line per request (below) instead of Fastify's two: half the logging cost.
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -65,7 +87,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     request.log.info(
       {
         method: request.method,
-        url: request.url,
+        url: redactUrl(request.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
         organization: request.principal?.organizationId,
@@ -79,6 +101,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   let closing = false;
   app.addHook("preClose", async () => {
     closing = true;
+  });
+  app.addHook("onRequest", async (_request, reply) => {
+    if (!closing) return;
+    return reply
+      .status(503)
+      .header("connection", "close")
+      .send(
+        errorBody("The server is shutting down; retry the request.", "api_error", "shutting_down"),
+      );
   });
   app.addHook("onResponse", async () => {
     if (closing) app.server.closeIdleConnections();

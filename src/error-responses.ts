@@ -28,6 +28,8 @@ const STATUS: Record<ErrorKind, number> = {
   upstream_unavailable: 502,
   upstream_busy: 503,
   upstream_timeout: 504,
+  request_timeout: 408,
+  headers_too_large: 431,
 };
 
 const TYPE: Record<ErrorKind, string> = {
@@ -43,6 +45,8 @@ const TYPE: Record<ErrorKind, string> = {
   upstream_unavailable: "upstream_error",
   upstream_busy: "upstream_error",
   upstream_timeout: "upstream_error",
+  request_timeout: "invalid_request_error",
+  headers_too_large: "invalid_request_error",
 };
 
 /** Statuses where an automatic client retry can only repeat the same failure. */
@@ -58,11 +62,24 @@ export function errorBody(
   return { error: { message, type, param, code }, detail };
 }
 
+/** The `type` of a last validation entry that stands for the problems not listed one by one. */
+export const UNLISTED_PROBLEMS = "too_many_errors";
+
+/** Listed problems plus those a last UNLISTED_PROBLEMS entry counts. */
+function problemCount(details: ValidationDetail[]): number {
+  return details.reduce(
+    (sum, detail) =>
+      sum + (detail.type === UNLISTED_PROBLEMS ? Number(detail.ctx?.unlisted ?? 0) : 1),
+    0,
+  );
+}
+
 export function validationBody(details: ValidationDetail[]): ErrorBody {
   const first = details[0];
   const where = first ? first.loc.join(".") : "request";
   const message = first ? `${where}: ${first.msg}` : "Invalid request";
-  const extra = details.length > 1 ? ` (and ${details.length - 1} more problems)` : "";
+  const more = problemCount(details) - 1;
+  const extra = more > 0 ? ` (and ${more} more problems)` : "";
   // A JSON syntax error's location is a character offset, not a parameter.
   const param =
     first && first.type !== "json_invalid" ? first.loc.slice(1).join(".") || null : null;

@@ -14,7 +14,9 @@ export type ErrorKind =
   | "upstream_rejected"
   | "upstream_unavailable"
   | "upstream_busy"
-  | "upstream_timeout";
+  | "upstream_timeout"
+  | "request_timeout"
+  | "headers_too_large";
 
 export interface ServiceErrorOptions {
   code?: string;

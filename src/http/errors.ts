@@ -6,7 +6,7 @@ import {
   type ResolvedError,
   validationBody,
 } from "../error-responses.js";
-import { ServiceError } from "../errors.js";
+import { fromFrameworkError } from "./framework-errors.js";
 import {
   InvalidJsonError,
   partName,
@@ -42,33 +42,8 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): Resolve
       body: validationBody(toValidationDetails(error.validation, part, data)),
     };
   }
-  switch (error.code) {
-    case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return describeFailure(
-        new ServiceError("too_large", "Request body is too large.", { code: "request_too_large" }),
-      );
-    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return describeFailure(
-        new ServiceError(
-          "unsupported_media_type",
-          "Unsupported Content-Type: send application/json.",
-          {
-            code: "unsupported_media_type",
-          },
-        ),
-      );
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return missingBody();
-    default:
-      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-        return {
-          status: error.statusCode,
-          headers: {},
-          body: errorBody(error.message, "invalid_request_error", error.code ?? null),
-        };
-      }
-      return null;
-  }
+  if (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY") return missingBody();
+  return fromFrameworkError(error);
 }
 
 /** The single error handler: every failure leaves through here in the same shape. */

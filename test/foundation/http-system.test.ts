@@ -170,6 +170,6 @@ describe("bad input never causes a 500", () => {
 
   it("answers a malformed URL escape in the error shape", async () => {
     const response = await request(server.url, "/v1/models/%E0%A4%A", { apiKey: org.apiKey });
-    expectErrorResponse(response, { status: 400, code: "FST_ERR_BAD_URL" });
+    expectErrorResponse(response, { status: 400, code: "invalid_url" });
   });
 });

@@ -1,10 +1,6 @@
-import type { Multipart } from "@fastify/multipart";
 import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
-import type { FastifyRequest } from "fastify";
 import type { App } from "../../app.js";
-import { ServiceError } from "../../errors.js";
-import { MAX_FILE_BYTES, type UploadPart } from "../../files/files-service.js";
 import type { Services } from "../../services.js";
 import { principalOf } from "../auth.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
@@ -15,28 +11,9 @@ import {
   FileObjectSchema,
   UploadFormSchema,
 } from "../schemas/files.js";
+import { uploadParts } from "../upload-parts.js";
 
 const FileParams = Type.Object({ file_id: Type.String({ minLength: 1 }) });
-
-/** The multipart form as the files service reads it: fields and one streamed file, in order. */
-async function* uploadParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
-  if (!request.isMultipart()) {
-    throw new ServiceError(
-      "unsupported_media_type",
-      "Uploads must be sent as multipart/form-data with the fields 'file' and 'purpose'.",
-      { code: "unsupported_media_type" },
-    );
-  }
-  // One byte over the limit reaches the service, which reports the file as too large.
-  const parts = request.parts({ limits: { fileSize: MAX_FILE_BYTES + 1, files: 1, fields: 16 } });
-  for await (const part of parts as AsyncIterable<Multipart>) {
-    if (part.type === "file") {
-      yield { kind: "file", name: part.fieldname, filename: part.filename, stream: part.file };
-    } else {
-      yield { kind: "field", name: part.fieldname, value: String(part.value) };
-    }
-  }
-}
 
 export async function registerFileRoutes(app: App, services: Services): Promise<void> {
   await app.register(multipart);

@@ -1,0 +1,74 @@
+import { type ServerResponse, STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { ConnectionError, FastifyInstance } from "fastify";
+import { fromServiceError, type ResolvedError } from "../error-responses.js";
+import { invalidRequest, ServiceError } from "../errors.js";
+import { newId } from "../util/ids.js";
+
+/**
+ * How long a connection stays half-closed after its error response. Closing it outright while
+ * the client is still sending would reset the connection, and the client could lose the answer.
+ */
+const CLOSE_GRACE_MS = 1_000;
+
+/** The catalogue error a connection-level failure (one Node raises before any route) stands for. */
+function failureOf(error: ConnectionError): ServiceError {
+  switch (error.code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return new ServiceError("request_timeout", "The request was not received in time.", {
+        code: "request_timeout",
+      });
+    case "HPE_HEADER_OVERFLOW":
+      return new ServiceError("headers_too_large", "Request headers are too large.", {
+        code: "request_headers_too_large",
+      });
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return new ServiceError("too_large", "Chunk extensions are too large.", {
+        code: "request_too_large",
+      });
+    default:
+      return invalidRequest("Malformed HTTP request.", "malformed_http_request");
+  }
+}
+
+function rawResponse({ status, headers, body }: ResolvedError, requestId: string): string {
+  const json = JSON.stringify(body);
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
+    `x-request-id: ${requestId}`,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(json)}`,
+    "Connection: close",
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return `${lines.join("\r\n")}\r\n\r\n${json}`;
+}
+
+/** Whether a response on this connection has already put bytes on the wire. */
+function responseStarted(socket: Socket): boolean {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return inFlight?.headersSent ?? false;
+}
+
+/**
+ * Answers malformed HTTP, oversized headers and request timeouts in the error shape every other
+ * failure has, then closes the connection. Node may report the same connection more than once.
+ */
+export function answerClientError(
+  this: FastifyInstance,
+  error: ConnectionError,
+  socket: Socket,
+): void {
+  if (error.code === "ECONNRESET" || socket.destroyed || socket.writableEnded) return;
+  const requestId = newId("req_", 20);
+  // The error carries the raw request bytes, credentials included: log its code only.
+  this.log.debug({ reqId: requestId, code: error.code }, "client error");
+  if (!socket.writable || responseStarted(socket)) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawResponse(fromServiceError(failureOf(error)), requestId));
+  const cut = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+  cut.unref();
+  socket.once("close", () => clearTimeout(cut));
+}
