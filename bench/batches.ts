@@ -89,9 +89,10 @@ async function withServer<T>(
   });
   const config = loadConfig({ file: configFile, env: { SIBYL_DATA_DIR: dataDir }, cwd: dataDir });
   const services = await createServices(config);
-  const organization = await services.organizations.create("bench");
-  await services.ledger.credit(organization.id, usdToNanos("1000"), "topup");
-  const key = await services.apiKeys.issue(organization.id);
+  const { organization, key } = await services.accounts.open({
+    name: "bench",
+    creditsNanos: usdToNanos("1000"),
+  });
   const server = await spawnServer(configFile, dataDir, port, NODE_OPTIONS);
   try {
     return await work(server.url, key.api_key, server.child.pid ?? 0);

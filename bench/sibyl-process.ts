@@ -39,9 +39,10 @@ const services = await createServices(config);
 const app = await buildApp(services);
 const url = await app.listen({ host: "127.0.0.1", port: 0 });
 
-const organization = await services.organizations.create("benchmark");
-const key = await services.apiKeys.issue(organization.id);
-await services.ledger.credit(organization.id, usdToNanos("1000000"), "topup");
+const { key } = await services.accounts.open({
+  name: "benchmark",
+  creditsNanos: usdToNanos("1000000"),
+});
 
 process.stdout.write(`${JSON.stringify({ url, apiKey: key.api_key, model: BENCH_MODEL })}\n`);
 

@@ -18,6 +18,7 @@ import { ANSWER_TYPES, type AnswerType, type OptionMap } from "../forecast/types
 import type { ForecastHint } from "../inference/provider.js";
 import type { ProviderRegistry } from "../inference/registry.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
+import { answerWindow, questionWindow } from "./text-windows.js";
 
 /** What the caller asked to get back in answer tags, settled before the model runs. */
 export interface ForecastPlan {
@@ -73,7 +74,8 @@ export function requestForecast(
   if (!answerType) return null;
   const requested = parseAnswerType(answerType);
   if (!requested) return null;
-  return { requested, options: parseOptions(question), question, textCompletion };
+  const window = questionWindow(question);
+  return { requested, options: parseOptions(window), question: window, textCompletion };
 }
 
 /** The answer types a request may end up with: one, or every type when it is classified. */
@@ -112,7 +114,7 @@ export type AnswerOutcome = "extracted" | "repaired" | "failed";
 
 /** Reads the forecast out of a reply; the text to append (tags) or null when none was found. */
 export function answerSuffix(plan: ForecastPlan, reply: string): string | null {
-  const answer = extractAnswer(plan.type, reply, plan.options);
+  const answer = extractAnswer(plan.type, answerWindow(reply), plan.options);
   if (!answer) return null;
   const options = plan.withOptionsTag && plan.options ? formatOptionsTag(plan.options) : "";
   return `\n\n${options}${formatAnswerTag(answer)}`;

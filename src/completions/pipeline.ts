@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Reservation } from "../billing/ledger.js";
 import type { InferenceResult, ProviderChoice } from "../inference/provider.js";
 import { countAnswer } from "./forecast-step.js";
@@ -96,6 +97,8 @@ export class CompletionPipeline implements CompletionService {
     tally.add(result.usage ?? countedUsage(prepared, result.choices));
     const choices: FinishedChoice[] = [];
     for (const choice of result.choices) {
+      // Reading answers out of many long replies adds up: let other requests in between.
+      if (choices.length > 0) await nextTurn();
       const promptIndex = Math.floor(choice.index / (prepared.params.n || 1));
       const answered = await answerReply(prepared, promptIndex, choice.text, caller.signal);
       if (answered && prepared.forecast) {

@@ -40,7 +40,11 @@ function leadIn(seed: number | null): string {
 
 /** One line, and short enough that a long prompt does not make a long reply. */
 function summarize(question: string): string {
-  const oneLine = question.replace(/\s+/g, " ").trim();
+  // Only the beginning is kept, so only the beginning is read: questions may be megabytes long.
+  const oneLine = question
+    .slice(0, 8 * MAX_QUESTION_CHARS)
+    .replace(/\s+/g, " ")
+    .trim();
   if (oneLine.length <= MAX_QUESTION_CHARS) return oneLine;
   const cut = oneLine.slice(0, MAX_QUESTION_CHARS);
   const lastSpace = cut.lastIndexOf(" ");

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
+import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
+
+/**
+ * Forecast requests whose question is megabytes long, in the shapes the answer parsers find
+ * hardest (option lines, percentages). The service must answer them and stay responsive: the
+ * parsers read bounded windows of the question and of the reply.
+ */
+describe("forecast requests with huge questions", () => {
+  let server: TestServer;
+  let org: TestOrg;
+  let upstream: FakeUpstream;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    server = await startTestServer({
+      config: {
+        models: [
+          {
+            id: "sibyl-baseline",
+            provider: "baseline",
+            context_length: 100_000_000,
+            max_completion_tokens: 256,
+          },
+          {
+            id: "verbose",
+            provider: "openai",
+            base_url: upstream.url,
+            context_length: 100_000_000,
+            max_completion_tokens: 1_000_000,
+            pricing: { prompt: "0", completion: "0" },
+          },
+        ],
+      },
+    });
+    org = await server.createOrg("1");
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await upstream.close();
+  });
+
+  /** The longest /healthz took to answer while `work` ran (probing back to back). */
+  async function slowestHealthCheck(work: Promise<unknown>): Promise<number> {
+    let done = false;
+    void work.finally(() => {
+      done = true;
+    });
+    let slowest = 0;
+    while (!done) {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/healthz`);
+      expect(response.status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - started);
+    }
+    await work;
+    return slowest;
+  }
+
+  it.each([
+    ["option lines", "A)\n".repeat(2_500_000), "multiple_choice"],
+    ["percentages", "45% ".repeat(2_000_000), "binary"],
+    ["option lines, classified", "B)\n".repeat(2_500_000), "auto"],
+  ])("answers a question of %s and keeps /healthz responsive", async (_shape, question, type) => {
+    const request = fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "sibyl-baseline",
+        messages: [{ role: "user", content: question }],
+        answer_type: type,
+      }),
+    }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    const slowest = await slowestHealthCheck(request);
+    const reply = await request;
+    expect(reply.status).toBe(200);
+    expect(reply.body.choices[0].message.content).toMatch(/<answer>.+<\/answer>$/);
+    // Generous: the parsers alone used to hold the event loop for about a second here.
+    expect(slowest).toBeLessThan(500);
+  });
+
+  it("reads the answer of long replies without holding the event loop", async () => {
+    // Four choices of 2 MB each, every one full of numbers that look like answers.
+    upstream.enqueue({ contents: [`${"45% ".repeat(500_000)}Final: 30%`] });
+    const request = fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "verbose",
+        messages: [{ role: "user", content: "Will it pass?" }],
+        answer_type: "binary",
+        n: 4,
+      }),
+    }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    const slowest = await slowestHealthCheck(request);
+    const reply = await request;
+    expect(reply.status).toBe(200);
+    expect(reply.body.choices).toHaveLength(4);
+    for (const choice of reply.body.choices) {
+      expect(choice.message.content).toMatch(/<answer>0\.3<\/answer>$/);
+    }
+    expect(slowest).toBeLessThan(500);
+  });
+});
