@@ -89,7 +89,7 @@ async function withServer<T>(
   });
   const config = loadConfig({ file: configFile, env: { SIBYL_DATA_DIR: dataDir }, cwd: dataDir });
   const services = await createServices(config);
-  const { organization, key } = await services.accounts.open({
+  const { key } = await services.accounts.open({
     name: "bench",
     creditsNanos: usdToNanos("1000"),
   });
