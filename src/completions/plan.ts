@@ -8,7 +8,11 @@ import type {
   InferenceRequest,
   SamplingParams,
 } from "../inference/provider.js";
-import { countChatTokens, countPromptTokens } from "../inference/tokens.js";
+import {
+  countChatTokens,
+  countPromptListTokens,
+  countPromptTokens,
+} from "../inference/tokens.js";
 import type { CatalogueEntry } from "../models/catalogue.js";
 import { unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -155,7 +159,8 @@ export function planText(
   };
   const guidance = longestGuidance(forecastRequest);
   const guidanceTokens = guidance === null ? 0 : countPromptTokens(`${guidance}\n\n`);
-  const promptTokens = prompts.reduce((sum, p) => sum + countPromptTokens(p) + guidanceTokens, 0);
+  // One counting budget for all the prompts: a list of long prompts costs what one would.
+  const promptTokens = countPromptListTokens(prompts) + prompts.length * guidanceTokens;
   return finishPlan(deps, caller, body, entry, {
     compose,
     forecastRequest,

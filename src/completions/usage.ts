@@ -1,6 +1,6 @@
 import { nanosToUsd } from "../billing/money.js";
 import type { ProviderUsage } from "../inference/provider.js";
-import { countTextTokens } from "../inference/tokens.js";
+import { countTextListTokens } from "../inference/tokens.js";
 import { inferenceCostNanos, scaleCost } from "./cost.js";
 import type { CompletionPlan, PreparedCompletion } from "./plan.js";
 import { REPAIR_INSTRUCTION_TOKENS, REPAIR_MAX_TOKENS } from "./repair-limits.js";
@@ -91,9 +91,9 @@ export function countedUsage(
 ) {
   return {
     promptTokens: plan.promptTokensEstimate,
-    completionTokens: choices.reduce(
-      (sum, choice) => sum + countTextTokens(choice.text) + countTextTokens(choice.thinking ?? ""),
-      0,
+    // One counting budget for every reply, however many choices there are.
+    completionTokens: countTextListTokens(
+      choices.flatMap((choice) => [choice.text, choice.thinking ?? ""]),
     ),
     reasoningTokens: 0,
   };

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { Counter, Histogram, type Registry } from "prom-client";
+import { EventLoopLag } from "../observability/event-loop-lag.js";
 
-/** Request counts and latency, recorded into the service's registry. */
+/** Request counts, latency and event-loop lag, recorded into the service's registry. */
 export class HttpMetrics {
   readonly requests: Counter<"method" | "route" | "status">;
   readonly latency: Histogram<"method" | "route">;
+  private readonly eventLoopLag: EventLoopLag;
 
   constructor(readonly registry: Registry) {
     this.requests = new Counter({
@@ -20,10 +22,16 @@ export class HttpMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     });
+    this.eventLoopLag = new EventLoopLag(registry);
   }
 
-  /** Records every response, labelled by the route template (never the raw URL). */
+  /**
+   * Records every response, labelled by the route template (never the raw URL), and samples the
+   * event loop while the app is open.
+   */
   instrument(app: FastifyInstance): void {
+    this.eventLoopLag.start();
+    app.addHook("onClose", async () => this.eventLoopLag.stop());
     app.addHook("onResponse", async (request, reply) => {
       const route = request.routeOptions.url ?? "unmatched";
       const labels = { method: request.method, route };

@@ -1,20 +1,30 @@
-import { Ajv, type AnySchema, type ErrorObject, type Options } from "ajv";
+import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 
-import type { ValidationDetail } from "../error-responses.js";
+import { UNLISTED_PROBLEMS, type ValidationDetail } from "../error-responses.js";
+import { type BoundedValidator, boundedValidator, CHECKING_STOPPED } from "./bounded-validator.js";
+import { echoedInput } from "./echoed-input.js";
 
 export type { ValidationDetail };
 
 export type RequestPart = "body" | "query" | "path" | "header";
 
 const BASE_OPTIONS: Options = {
-  allErrors: true,
   removeAdditional: false,
   useDefaults: true,
   strict: false,
   discriminator: true,
 };
+
+/** Most problems a 422 lists one by one; a last entry says how many more there were. */
+const LISTED_PROBLEMS = 20;
+
+/** One Ajv that stops at the first problem and one that finds them all, sharing the schemas. */
+interface AjvPair {
+  firstProblem: Ajv;
+  everyProblem: Ajv;
+}
 
 /**
  * Bodies are validated as sent (a string is never a number); query strings, path and headers are
@@ -22,19 +32,24 @@ const BASE_OPTIONS: Options = {
  * `$id` schema has been added to the app.
  */
 export function createValidatorCompiler(sharedSchemas: () => Record<string, unknown>) {
-  let validators: { body: Ajv; text: Ajv } | null = null;
-  const build = () => {
-    const body = addFormats.default(new Ajv({ ...BASE_OPTIONS, coerceTypes: false }));
-    const text = addFormats.default(new Ajv({ ...BASE_OPTIONS, coerceTypes: "array" }));
-    for (const schema of Object.values(sharedSchemas())) {
-      body.addSchema(schema as AnySchema);
-      text.addSchema(schema as AnySchema);
-    }
-    return { body, text };
+  let validators: { body: AjvPair; text: AjvPair } | null = null;
+  const pair = (options: Options): AjvPair => {
+    const make = (allErrors: boolean) => {
+      const ajv = addFormats.default(new Ajv({ ...BASE_OPTIONS, ...options, allErrors }));
+      for (const schema of Object.values(sharedSchemas())) ajv.addSchema(schema as AnySchema);
+      return ajv;
+    };
+    return { firstProblem: make(false), everyProblem: make(true) };
   };
-  return ({ schema, httpPart }: { schema: object; httpPart?: string }) => {
-    validators ??= build();
-    return (httpPart === "body" ? validators.body : validators.text).compile(schema);
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }): BoundedValidator => {
+    validators ??= { body: pair({ coerceTypes: false }), text: pair({ coerceTypes: "array" }) };
+    const { firstProblem, everyProblem } = httpPart === "body" ? validators.body : validators.text;
+    // Compiled on the first invalid request only: most schemas never need it.
+    let thorough: ValidateFunction | undefined;
+    return boundedValidator(
+      firstProblem.compile(schema),
+      () => (thorough ??= everyProblem.compile(schema)),
+    );
   };
 }
 
@@ -53,25 +68,49 @@ export function partName(context: string | undefined): RequestPart {
 
 type AjvError = ErrorObject | FastifySchemaValidationError;
 
-/** Turns ajv's errors into FastAPI's shape, one entry per problem, unions folded to one line. */
+/**
+ * Turns ajv's errors into FastAPI's shape, one entry per problem, unions folded to one line. At
+ * most LISTED_PROBLEMS are described; a last entry counts the rest, or says checking stopped.
+ */
 export function toValidationDetails(
   errors: AjvError[],
   part: RequestPart,
   data: unknown,
 ): ValidationDetail[] {
   const byPath = new Map<string, AjvError[]>();
+  let stopped = false;
   for (const error of errors) {
+    if (error.keyword === CHECKING_STOPPED) {
+      stopped = true;
+      continue;
+    }
     const group = byPath.get(error.instancePath) ?? [];
     group.push(error);
     byPath.set(error.instancePath, group);
   }
-  const details: ValidationDetail[] = [];
+  const problems: { error: AjvError; instancePath: string }[] = [];
   for (const [instancePath, group] of byPath) {
-    for (const error of foldUnion(group)) {
-      details.push(describe(error, instancePath, part, data));
-    }
+    for (const error of foldUnion(group)) problems.push({ error, instancePath });
   }
+  const details = problems.slice(0, LISTED_PROBLEMS).map(({ error, instancePath }) => {
+    const detail = describe(error, instancePath, part, data);
+    return { ...detail, input: echoedInput(detail.input) };
+  });
+  const unlisted = problems.length - details.length;
+  if (unlisted > 0 || stopped) details.push(unlistedProblems(part, unlisted, stopped));
   return details;
+}
+
+function unlistedProblems(part: RequestPart, unlisted: number, stopped: boolean): ValidationDetail {
+  return {
+    loc: [part],
+    msg: stopped
+      ? "Checking stopped at the first problem: the request is too large to list every one"
+      : `${unlisted} more problems not listed`,
+    type: UNLISTED_PROBLEMS,
+    input: null,
+    ctx: { unlisted, checked_all: !stopped },
+  };
 }
 
 /**

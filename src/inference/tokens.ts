@@ -1,14 +1,18 @@
-import { decode, encode } from "gpt-tokenizer/encoding/o200k_base";
+import { decode } from "gpt-tokenizer/encoding/o200k_base";
 import type { ChatMessage } from "./provider.js";
+import { EXACT_CHARACTERS, estimateTokens } from "./token-estimate.js";
+import { characterBoundary, countSpanTokens, encodeSegment, segmentEnd } from "./token-segments.js";
 
 /*
  * o200k_base is the encoding of current OpenAI models (GPT-4o onwards, o-series, gpt-oss), and its
  * ~200k vocabulary is closer to today's open-weight models (Qwen ~151k, Llama 3 ~128k) than
  * cl100k's, so estimates for self-hosted models land nearer to what their servers report.
+ *
+ * Counts run on the event loop before every request, so each call counts at most
+ * EXACT_CHARACTERS characters exactly and estimates beyond that (see token-estimate.ts). They
+ * size credit holds and the context-length check; a model server's own usage, when it reports
+ * one, is what is billed.
  */
-
-/** Special-token strings in user text are counted as plain text instead of throwing. */
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Role and delimiter tokens OpenAI's chat format adds around every message. */
 const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -16,29 +20,53 @@ const MESSAGE_OVERHEAD_TOKENS = 4;
 const REPLY_PRIMING_TOKENS = 3;
 
 /**
- * Counting is linear in the text (~0.7 ms for 20 kB) and prompts are counted on the event loop
- * before every request. Clients resend the same long system prompts and questions (ensembles,
- * `n` samples, batches), so prompt counts are remembered per text, up to this many characters.
+ * Clients resend the same long system prompts and questions (ensembles, `n` samples, batches),
+ * so exact prompt counts are remembered per text, up to this many characters in all.
  */
 const COUNT_CACHE_CHARACTERS = 8_000_000;
 const counted = new Map<string, number>();
 let cachedCharacters = 0;
 
 export function countTextTokens(text: string): number {
-  return encode(text, PLAIN_TEXT).length;
+  return estimateTokens([text]);
+}
+
+/** The tokens of several texts together, within one counting budget. */
+export function countTextListTokens(texts: readonly string[]): number {
+  return estimateTokens(texts);
 }
 
 /** countTextTokens for prompt text, which is often sent again. */
 export function countPromptTokens(text: string): number {
-  const known = counted.get(text);
-  if (known !== undefined) return known;
-  const count = countTextTokens(text);
-  remember(text, count);
-  return count;
+  return countPromptListTokens([text]);
 }
 
+/**
+ * The tokens of several prompts together: remembered counts are reused, and the rest share one
+ * counting budget, so many prompts cost no more event-loop time than one long prompt.
+ */
+export function countPromptListTokens(prompts: readonly string[]): number {
+  let total = 0;
+  const unknown: string[] = [];
+  for (const prompt of prompts) {
+    const known = counted.get(prompt);
+    if (known === undefined) unknown.push(prompt);
+    else total += known;
+  }
+  const unknownCharacters = unknown.reduce((sum, prompt) => sum + prompt.length, 0);
+  if (unknownCharacters > EXACT_CHARACTERS) return total + estimateTokens(unknown);
+  for (const prompt of unknown) {
+    const count = countSpanTokens(prompt, 0, prompt.length);
+    remember(prompt, count);
+    total += count;
+  }
+  return total;
+}
+
+/** Only exact counts are remembered: an estimate costs no more to make again. */
 function remember(text: string, count: number): void {
-  if (text.length > COUNT_CACHE_CHARACTERS / 4) return;
+  // The same text may come twice in one list; its characters are counted once.
+  if (counted.has(text)) return;
   counted.set(text, count);
   cachedCharacters += text.length;
   // Maps iterate in insertion order: the oldest entries go first.
@@ -50,21 +78,34 @@ function remember(text: string, count: number): void {
 }
 
 export function countChatTokens(messages: ChatMessage[]): number {
-  let total = REPLY_PRIMING_TOKENS;
-  for (const message of messages) {
-    total += MESSAGE_OVERHEAD_TOKENS + countPromptTokens(message.content);
-  }
-  return total;
+  const overhead = REPLY_PRIMING_TOKENS + MESSAGE_OVERHEAD_TOKENS * messages.length;
+  return overhead + countPromptListTokens(messages.map((message) => message.content));
 }
 
-/** Keeps at most `maxTokens` tokens of `text`. */
+/**
+ * Keeps at most `maxTokens` tokens of `text`. The first EXACT_CHARACTERS characters are cut
+ * exactly; a cut beyond them is placed by that part's tokens per character.
+ */
 export function truncateToTokens(
   text: string,
   maxTokens: number,
 ): { text: string; truncated: boolean } {
-  const tokens = encode(text, PLAIN_TEXT);
-  if (tokens.length <= maxTokens) return { text, truncated: false };
-  // A cut inside a multi-byte character decodes to U+FFFD; drop that partial character.
-  const kept = decode(tokens.slice(0, Math.max(0, maxTokens))).replace(/\uFFFD+$/u, "");
-  return { text: kept, truncated: true };
+  const limit = Math.max(0, maxTokens);
+  let keptTokens = 0;
+  let position = 0;
+  while (position < text.length && position < EXACT_CHARACTERS) {
+    const end = segmentEnd(text, position, text.length);
+    const tokens = encodeSegment(text, position, end);
+    if (keptTokens + tokens.length > limit) {
+      // A cut inside a multi-byte character decodes to U+FFFD; drop that partial character.
+      const partial = decode(tokens.slice(0, limit - keptTokens)).replace(/\uFFFD+$/u, "");
+      return { text: text.slice(0, position) + partial, truncated: true };
+    }
+    keptTokens += tokens.length;
+    position = end;
+  }
+  if (position >= text.length) return { text, truncated: false };
+  const cut = position + Math.floor((limit - keptTokens) * (position / keptTokens));
+  if (cut >= text.length) return { text, truncated: false };
+  return { text: text.slice(0, characterBoundary(text, cut)), truncated: true };
 }

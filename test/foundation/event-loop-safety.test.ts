@@ -1,0 +1,140 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base64Blob, prose } from "../support/large-texts.js";
+import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
+
+/*
+ * The server runs every request on one thread: a request that computes for seconds stalls
+ * every other one. These are the worst inputs found; each must be answered (or refused) fast,
+ * and the health check must keep answering while they are in flight. The bounds are liveness
+ * bounds, many times the real cost: before the fixes these took seconds to minutes each.
+ */
+
+const PROBE_BOUND_MS = 1_000;
+const ANSWER_BOUND_MS = 5_000;
+const BASELINE = "sibyl-baseline";
+
+let server: TestServer;
+let org: TestOrg;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  org = await server.createOrg("5");
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+interface Timed {
+  status: number;
+  ms: number;
+  code: string | null;
+}
+
+async function send(path: string, body: string): Promise<Timed> {
+  const started = performance.now();
+  const response = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
+    body,
+  });
+  const json = (await response.json()) as { error?: { code: string | null } };
+  return {
+    status: response.status,
+    ms: performance.now() - started,
+    code: json.error?.code ?? null,
+  };
+}
+
+const chat = (content: string) =>
+  JSON.stringify({ model: BASELINE, messages: [{ role: "user", content }] });
+
+/** Probes /healthz back to back until `stop` resolves; returns each probe's time. */
+async function probeHealth(stop: Promise<unknown>): Promise<number[]> {
+  let stopped = false;
+  void stop.finally(() => {
+    stopped = true;
+  });
+  const times: number[] = [];
+  while (!stopped) {
+    const started = performance.now();
+    const response = await fetch(`${server.url}/healthz`);
+    await response.arrayBuffer();
+    expect(response.status).toBe(200);
+    times.push(performance.now() - started);
+    await sleep(20);
+  }
+  return times;
+}
+
+describe("the server stays responsive under the worst inputs", () => {
+  it("answers a megabyte prompt of one character within a second", async () => {
+    const answer = await send("/v1/chat/completions", chat("a".repeat(1_000_000)));
+    expect(answer.ms).toBeLessThan(1_000);
+    expect(answer.status).toBe(400);
+    expect(answer.code).toBe("context_length_exceeded");
+  });
+
+  it.each([
+    ["prose", () => prose(15_000_000)],
+    ["base64", () => base64Blob(15_000_000)],
+  ])("refuses a 15 MB message of %s for its context length quickly", async (_label, make) => {
+    const answer = await send("/v1/chat/completions", chat(make()));
+    expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
+    expect(answer.status).toBe(400);
+    expect(answer.code).toBe("context_length_exceeded");
+  });
+
+  it("keeps /healthz answering while every worst request is in flight", async () => {
+    const worst: [string, string, string][] = [
+      ["one character, 1 MB", "/v1/chat/completions", chat("a".repeat(1_000_000))],
+      ["base64, 1 MB", "/v1/chat/completions", chat(base64Blob(1_000_000))],
+      ["prose, 15 MB", "/v1/chat/completions", chat(prose(15_000_000))],
+      [
+        "16,000 base64 messages, 16 MB",
+        "/v1/chat/completions",
+        JSON.stringify({
+          model: BASELINE,
+          messages: Array.from({ length: 16_000 }, (_, index) => ({
+            role: "user",
+            content: base64Blob(1_000, index),
+          })),
+        }),
+      ],
+      [
+        "100,000 numbers as the prompt",
+        "/v1/completions",
+        JSON.stringify({ model: BASELINE, prompt: Array.from({ length: 100_000 }, (_, i) => i) }),
+      ],
+      [
+        "128 prompts of 120 kB base64",
+        "/v1/completions",
+        JSON.stringify({
+          model: BASELINE,
+          prompt: Array.from({ length: 128 }, (_, index) => base64Blob(120_000, index)),
+        }),
+      ],
+      [
+        "2,000 prompts with n 64",
+        "/v1/completions",
+        JSON.stringify({
+          model: BASELINE,
+          prompt: Array.from({ length: 2_000 }, (_, index) => `Will event ${index} happen?`),
+          n: 64,
+        }),
+      ],
+    ];
+    const answers = Promise.all(
+      worst.map(async ([label, path, body]) => ({ label, ...(await send(path, body)) })),
+    );
+    const probes = await probeHealth(answers);
+    for (const answer of await answers) {
+      expect(answer.status, answer.label).toBeGreaterThanOrEqual(200);
+      expect(answer.status, answer.label).toBeLessThan(500);
+      expect(answer.ms, answer.label).toBeLessThan(ANSWER_BOUND_MS);
+    }
+    expect(probes.length).toBeGreaterThan(0);
+    expect(Math.max(...probes)).toBeLessThan(PROBE_BOUND_MS);
+  });
+});
