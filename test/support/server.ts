@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
-import { type App, buildApp } from "../../src/app.js";
+import { type App, type AppOptions, buildApp } from "../../src/app.js";
 import { usdToNanos } from "../../src/billing/money.js";
 import { type Config, loadConfig } from "../../src/config/index.js";
 import { createServices, type Services } from "../../src/services.js";
@@ -14,6 +14,8 @@ export interface TestServerOptions {
   /** e.g. a PostgreSQL URL from createTestDatabase(). */
   databaseUrl?: string;
   clock?: Clock;
+  /** The app's logger; silent unless given. */
+  logger?: AppOptions["logger"];
 }
 
 export interface TestOrg {
@@ -48,7 +50,7 @@ export function writeTestConfig(options: TestServerOptions): { config: Config; d
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { config, dataDir } = writeTestConfig(options);
   const services = await createServices(config, options.clock ? { clock: options.clock } : {});
-  const app = await buildApp(services, { logger: false });
+  const app = await buildApp(services, { logger: options.logger ?? false });
   const address = await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     url: address,

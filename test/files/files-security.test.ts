@@ -1,0 +1,39 @@
+import { V1_PREFIXES } from "../foundation/support/http.js";
+import { batchUploadForm, uploadFileAs } from "../support/owned-objects.js";
+import { describeRouteSecurity, routeSecurityServer } from "../support/route-checks.js";
+import type { TestOrg, TestServer } from "../support/server.js";
+
+const target = routeSecurityServer();
+const ownedFile = async (server: TestServer, owner: TestOrg) => ({
+  file_id: await uploadFileAs(server, owner),
+});
+
+for (const prefix of V1_PREFIXES) {
+  describeRouteSecurity(target, {
+    method: "POST",
+    path: `${prefix}/files`,
+    body: () => batchUploadForm(),
+  });
+  describeRouteSecurity(target, { method: "GET", path: `${prefix}/files` });
+  describeRouteSecurity(target, {
+    method: "GET",
+    path: `${prefix}/files`,
+    query: (ids) => ({ after: ids.file_id ?? "" }),
+    ownedBy: ownedFile,
+  });
+  describeRouteSecurity(target, {
+    method: "GET",
+    path: `${prefix}/files/{file_id}`,
+    ownedBy: ownedFile,
+  });
+  describeRouteSecurity(target, {
+    method: "GET",
+    path: `${prefix}/files/{file_id}/content`,
+    ownedBy: ownedFile,
+  });
+  describeRouteSecurity(target, {
+    method: "DELETE",
+    path: `${prefix}/files/{file_id}`,
+    ownedBy: ownedFile,
+  });
+}

@@ -1,0 +1,53 @@
+import type { TestOrg, TestServer } from "./server.js";
+
+/** One valid batch input line for the built-in model. */
+export const BATCH_INPUT_LINE = JSON.stringify({
+  custom_id: "q1",
+  method: "POST",
+  url: "/v1/chat/completions",
+  body: {
+    model: "sibyl-baseline",
+    messages: [{ role: "user", content: "Will it rain in Paris tomorrow?" }],
+  },
+});
+
+/** The multipart form of a batch input upload, as the openai SDK sends it. */
+export function batchUploadForm(content = `${BATCH_INPUT_LINE}\n`): FormData {
+  const form = new FormData();
+  form.append("purpose", "batch");
+  form.append("file", new Blob([content]), "input.jsonl");
+  return form;
+}
+
+async function postAs<T>(server: TestServer, org: TestOrg, path: string, init: RequestInit) {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${org.apiKey}`);
+  const response = await fetch(`${server.url}${path}`, { ...init, method: "POST", headers });
+  if (response.status !== 200) {
+    throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
+  }
+  return (await response.json()) as T;
+}
+
+/** Uploads a batch input file as `org`; returns its id. */
+export async function uploadFileAs(server: TestServer, org: TestOrg): Promise<string> {
+  const file = await postAs<{ id: string }>(server, org, "/v1/files", { body: batchUploadForm() });
+  return file.id;
+}
+
+/** The body of a batch create for an input file. */
+export const batchCreateBody = (inputFileId: string) => ({
+  input_file_id: inputFileId,
+  endpoint: "/v1/chat/completions",
+  completion_window: "24h",
+});
+
+/** Creates a batch (left `validating` when no worker runs) as `org`; returns its id. */
+export async function createBatchAs(server: TestServer, org: TestOrg): Promise<string> {
+  const body = JSON.stringify(batchCreateBody(await uploadFileAs(server, org)));
+  const batch = await postAs<{ id: string }>(server, org, "/v1/batches", {
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  return batch.id;
+}
