@@ -1,6 +1,7 @@
 import type { Updateable } from "kysely";
 import type { Db } from "../db/database.js";
 import type { BatchesTable, BatchStatus } from "../db/schema.js";
+import { isWellFormedId } from "../util/ids.js";
 import type { BatchRow, LineTally } from "./batch-object.js";
 
 const COLUMNS = [
@@ -75,6 +76,7 @@ export async function findBatch(
   organizationId: string,
   id: string,
 ): Promise<BatchRow | undefined> {
+  if (!isWellFormedId(id)) return undefined;
   return db.query
     .selectFrom("batches")
     .select(COLUMNS)
@@ -92,6 +94,7 @@ export async function batchSeq(
   organizationId: string,
   id: string,
 ): Promise<number | undefined> {
+  if (!isWellFormedId(id)) return undefined;
   const row = await db.query
     .selectFrom("batches")
     .select("seq")

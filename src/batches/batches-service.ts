@@ -2,7 +2,7 @@ import type { Db } from "../db/database.js";
 import type { BatchStatus } from "../db/schema.js";
 import { notFound, ServiceError } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
-import { newId } from "../util/ids.js";
+import { isWellFormedId, newId } from "../util/ids.js";
 import {
   type BatchList,
   type BatchObject,
@@ -51,6 +51,9 @@ export class Batches {
 
   /** Accepts the batch; its input file is read and checked asynchronously (status `validating`). */
   async create(organizationId: string, input: BatchCreateInput): Promise<BatchObject> {
+    if (!isWellFormedId(input.input_file_id)) {
+      throw notFound("file", input.input_file_id, "input_file_id");
+    }
     const createdAt = unixSeconds(this.clock);
     const id = newId("batch_");
     await insertBatch(this.db, {

@@ -91,6 +91,10 @@ export class LineValidator {
       add("invalid_request", "'custom_id' must be a non-empty string.", "custom_id");
       return null;
     }
+    if (value.includes("\u0000")) {
+      add("invalid_request", "'custom_id' must not contain the NUL character.", "custom_id");
+      return null;
+    }
     const first = this.seen.get(value);
     if (first !== undefined) {
       add(

@@ -1,5 +1,6 @@
 import type { Db } from "../db/database.js";
 import type { FilePurpose } from "../db/schema.js";
+import { isWellFormedId } from "../util/ids.js";
 import type { FileRow } from "./file-object.js";
 
 const COLUMNS = [
@@ -25,6 +26,7 @@ export async function findFile(
   id: string,
   now: number,
 ): Promise<FileRow | undefined> {
+  if (!isWellFormedId(id)) return undefined;
   return db.query
     .selectFrom("files")
     .select(COLUMNS)
@@ -66,6 +68,7 @@ export async function fileSeq(
   organizationId: string,
   id: string,
 ): Promise<number | undefined> {
+  if (!isWellFormedId(id)) return undefined;
   const row = await db.query
     .selectFrom("files")
     .select("seq")
@@ -77,6 +80,7 @@ export async function fileSeq(
 
 /** Removes the row; true when this call removed it. */
 export async function deleteFileRow(db: Db, organizationId: string, id: string): Promise<boolean> {
+  if (!isWellFormedId(id)) return false;
   const result = await db.query
     .deleteFrom("files")
     .where("id", "=", id)

@@ -123,7 +123,8 @@ export class Files {
         id,
         organization_id: organizationId,
         purpose: form.purpose,
-        filename: stored.filename || "upload.jsonl",
+        // PostgreSQL cannot store a NUL character in text.
+        filename: stored.filename.replaceAll("\u0000", "") || "upload.jsonl",
         bytes: stored.inspector.bytes,
         status: "processed",
         status_details: null,

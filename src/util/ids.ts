@@ -25,6 +25,17 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+/**
+ * Whether `text` has the shape of an identifier Sibyl issues (a prefix and base62). Ids from
+ * requests are checked before they reach the database: text no row can hold (a NUL character,
+ * which PostgreSQL refuses outright) then simply matches nothing.
+ */
+export function isWellFormedId(text: string): boolean {
+  return WELL_FORMED_ID.test(text);
+}
+
+const WELL_FORMED_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 /** A public identifier such as `org_3kTq…`, `file-9Xa…` or `batch_Q2p…`. */
 export function newId(prefix: string, length = 24): string {
   return `${prefix}${randomBase62(length)}`;

@@ -74,9 +74,14 @@ export async function registerFileRoutes(app: App, services: Services): Promise<
         summary: "Retrieve a file's content",
         tags: ["files"],
         params: FileParams,
-        produces: ["application/octet-stream"],
         response: withErrors({
-          200: Type.Unknown({ description: "the file's bytes, as uploaded or written" }),
+          // Only the file's bytes are octet-stream; errors are JSON like everywhere else.
+          200: Type.Unsafe<unknown>({
+            description: "the file's bytes, as uploaded or written",
+            content: {
+              "application/octet-stream": { schema: Type.String({ format: "binary" }) },
+            },
+          }),
           404: Type.Ref(ErrorResponse),
         }),
       },
