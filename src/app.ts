@@ -19,6 +19,7 @@ import { requestIdOf } from "./http/request-id.js";
 import { registerSystemRoutes } from "./http/routes/system.js";
 import { v1Routes } from "./http/routes/v1.js";
 import { SHARED_SCHEMAS } from "./http/schemas/index.js";
+import { refuseUnknownTransferCoding } from "./http/transfer-coding.js";
 import { createValidatorCompiler } from "./http/validation.js";
 import type { Services } from "./services.js";
 
@@ -76,6 +77,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // One access line per request (below) instead of Fastify's two: half the logging cost.
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // A client may half-close its connection once the request is sent and still expect the answer
+  // (RFC 9112 §9.6). By default Node ends the connection then, losing any answer not yet written
+  // (one that awaits the database, say); with this undocumented switch it closes the connection
+  // after the answer. Completions still stop at a half-close (`clientGone`, http/sse.ts).
+  Object.assign(app.server, { httpAllowHalfOpen: true });
 
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   registerJsonBodyParser(app, JSON_BODY_LIMIT);
@@ -114,6 +120,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook("onResponse", async () => {
     if (closing) app.server.closeIdleConnections();
   });
+  app.addHook("onRequest", refuseUnknownTransferCoding);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply

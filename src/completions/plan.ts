@@ -8,11 +8,7 @@ import type {
   InferenceRequest,
   SamplingParams,
 } from "../inference/provider.js";
-import {
-  countChatTokens,
-  countPromptListTokens,
-  countPromptTokens,
-} from "../inference/tokens.js";
+import { countChatTokens, countPromptListTokens, countPromptTokens } from "../inference/tokens.js";
 import type { CatalogueEntry } from "../models/catalogue.js";
 import { unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";

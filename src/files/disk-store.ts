@@ -22,10 +22,14 @@ export class DiskBlobStore implements BlobStore {
     const target = this.pathOf(key);
     await this.ensureDir();
     const partial = path.join(this.dir, `.${key}.${randomBase62(8)}.partial`);
+    const sink = createWriteStream(partial, { flush: true });
     try {
-      await pipeline(body, createWriteStream(partial, { flush: true }));
+      await pipeline(body, sink);
       await rename(partial, target);
     } catch (error) {
+      // A body that fails at once fails the pipeline while the file may still be opening; removed
+      // before that open completes, the file would be created afterwards and never swept.
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once("close", () => resolve()));
       await rm(partial, { force: true });
       throw error;
     }

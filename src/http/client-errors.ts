@@ -44,10 +44,9 @@ function rawResponse({ status, headers, body }: ResolvedError, requestId: string
   return `${lines.join("\r\n")}\r\n\r\n${json}`;
 }
 
-/** Whether a response on this connection has already put bytes on the wire. */
-function responseStarted(socket: Socket): boolean {
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  return inFlight?.headersSent ?? false;
+/** The response this connection is writing, if any. */
+function responseInFlight(socket: Socket): ServerResponse | null {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
 }
 
 /**
@@ -60,10 +59,14 @@ export function answerClientError(
   socket: Socket,
 ): void {
   if (error.code === "ECONNRESET" || socket.destroyed || socket.writableEnded) return;
+  const inFlight = responseInFlight(socket);
+  // Bytes after a request that asked to close the connection. RFC 9112 §9.6: answer that request
+  // and ignore the rest; Node closes the connection once the answer is sent.
+  if (error.code === "HPE_CLOSED_CONNECTION" && inFlight) return;
   const requestId = newId("req_", 20);
   // The error carries the raw request bytes, credentials included: log its code only.
   this.log.debug({ reqId: requestId, code: error.code }, "client error");
-  if (!socket.writable || responseStarted(socket)) {
+  if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }

@@ -36,12 +36,22 @@ export async function sendEventStream(
   if (!raw.destroyed) raw.end("data: [DONE]\n\n");
 }
 
-/** An AbortSignal that fires when the client goes away before the response is complete. */
+/**
+ * An AbortSignal that fires when the client goes away before the response is complete: its
+ * connection closes, or it ends its side of the connection. A client that only half-closed
+ * cannot be told apart from one that left, so its work stops too; it still gets the answer.
+ */
 export function clientGone(request: FastifyRequest, reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
+  const abort = () => controller.abort();
+  const { socket } = request.raw;
   reply.raw.on("close", () => {
-    if (!reply.raw.writableFinished) controller.abort();
+    // Kept alive, the connection carries later requests; each adds its own listener.
+    socket.off("end", abort);
+    if (!reply.raw.writableFinished) abort();
   });
-  request.raw.on("aborted", () => controller.abort());
+  request.raw.on("aborted", abort);
+  if (socket.readableEnded) abort();
+  else socket.once("end", abort);
   return controller.signal;
 }

@@ -67,19 +67,28 @@ async function whyFileWasCut(parser: AsyncIterator<Multipart>): Promise<ServiceE
 }
 
 /**
+ * The service drops a file sent in the wrong field unread, and its later failure must not crash
+ * the process; a consumer still gets every error through its own listener or pipeline.
+ */
+const ignoreError = () => undefined;
+
+/**
  * The file's bytes, failing with a 4xx when the parser cuts the part short. It destroys a file
  * part without an error when it stops inside one, which a pipeline would wait on forever.
+ * Only 'end' proves the part complete: an empty part cut off is destroyed after its end was
+ * pushed but before 'end' is emitted, which `finished` reports as a success.
  */
 function completeFile(file: Readable, parser: AsyncIterator<Multipart>): Readable {
   const bytes = new PassThrough();
+  bytes.on("error", ignoreError);
   let consumerGone = false;
   bytes.once("close", () => {
     if (file.readableEnded) return;
     consumerGone = true;
     file.destroy();
   });
-  finished(file, (error) => {
-    if (!error || consumerGone) return;
+  finished(file, () => {
+    if (file.readableEnded || consumerGone) return;
     void whyFileWasCut(parser).then((reason) => bytes.destroy(reason));
   });
   return file.pipe(bytes);

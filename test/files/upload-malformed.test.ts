@@ -1,6 +1,10 @@
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PassThrough, pipeline } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DiskBlobStore } from "../../src/files/disk-store.js";
 import { expectErrorResponse, type JsonResponse } from "../foundation/support/http.js";
 import { type AppServer, startAppServer } from "../support/app-server.js";
 import { type RawResponse, rawExchange } from "../support/raw-http.js";
@@ -52,6 +56,12 @@ function storedBlobs(dir: string): string[] {
 }
 
 const multipart = (boundary: string) => `multipart/form-data; boundary=${boundary}`;
+
+/** Part bodies for the boundary `B`, each from its Content-Disposition on. */
+const PURPOSE_PART = '--B\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n';
+const fileHeaders = (field: string) =>
+  `--B\r\nContent-Disposition: form-data; name="${field}"; filename="a.jsonl"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+const EMPTY_FILE = `${PURPOSE_PART}${fileHeaders("file")}`;
 
 const asJson = (response: RawResponse | undefined): JsonResponse => {
   if (!response) throw new Error("no response arrived");
@@ -131,6 +141,69 @@ describe("malformed multipart uploads", () => {
     });
   });
 
+  describe.each([
+    ["sent at once", false],
+    ["with its last bytes sent apart", true],
+  ])("%s", (_label, splitEnd) => {
+    const send = (body: string) =>
+      upload(uploadPieces(apiKey, multipart("B"), body, splitEnd ? body.length - 2 : undefined));
+
+    it.each([
+      ["and no closing boundary", `${EMPTY_FILE}\r\n`, "incomplete_multipart_body"],
+      ["and the end right after its headers", EMPTY_FILE, "incomplete_multipart_body"],
+      [
+        "and a misspelled closing boundary",
+        `${EMPTY_FILE}\r\n--BX--\r\n`,
+        "incomplete_multipart_body",
+      ],
+      ["then a boundary and the end", `${EMPTY_FILE}\r\n--B\r\n`, "incomplete_multipart_body"],
+      [
+        "then the end inside the next part's headers",
+        `${EMPTY_FILE}\r\n--B\r\nContent-Disp`,
+        "incomplete_multipart_body",
+      ],
+      [
+        "first, then the end inside the next field",
+        `${fileHeaders("file")}\r\n${PURPOSE_PART.slice(0, -6)}`,
+        "incomplete_multipart_body",
+      ],
+      ["and a closing boundary", `${EMPTY_FILE}\r\n--B--\r\n`, "invalid_file_format"],
+    ])("answers an empty file part %s with a prompt 400", async (_case, body, code) => {
+      const exchange = await send(body);
+      expect(exchange.elapsedMs).toBeLessThan(3_000);
+      expectErrorResponse(asJson(exchange.responses[0]), { status: 400, code });
+      await expectNothingStored();
+    });
+
+    it.each([
+      ["files", "x"],
+      ["File", "x"],
+      ["", "x"],
+      ["files", ""],
+    ])(
+      "answers a file in the field '%s' (content '%s') and no closing boundary, and keeps running",
+      async (field, content) => {
+        const faults: unknown[] = [];
+        const record = (error: unknown) => faults.push(error);
+        process.on("uncaughtException", record);
+        process.on("unhandledRejection", record);
+        try {
+          const exchange = await send(`${fileHeaders(field)}${content}\r\n`);
+          expectErrorResponse(asJson(exchange.responses[0]), {
+            status: 400,
+            code: "invalid_file_field",
+          });
+          // The cut-off part fails after the answer; a request later it has surely done so.
+          await expectNothingStored();
+        } finally {
+          process.off("uncaughtException", record);
+          process.off("unhandledRejection", record);
+        }
+        expect(faults).toEqual([]);
+      },
+    );
+  });
+
   it.each([
     ["no boundary", "multipart/form-data"],
     ["an empty boundary", "multipart/form-data; boundary="],
@@ -196,5 +269,29 @@ describe("an upload that stalls", () => {
     }
     expect(storedBlobs(server.config.files.dir)).toEqual([]);
     expect(await listed()).toEqual([]);
+  });
+});
+
+describe("the disk store, given an upload that fails at once", () => {
+  it("leaves no partial file behind, even when the file was still being opened", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "sibyl-blobs-"));
+    const store = new DiskBlobStore(dir);
+    try {
+      // The open and the removal race on separate threads; an idle pool between puts lets the
+      // open lose often enough that a few hundred tries catch it.
+      for (let i = 0; i < 200; i++) {
+        const source = new PassThrough();
+        const put = store.put(
+          `file-${i}`,
+          pipeline(source, new PassThrough(), () => undefined),
+        );
+        source.destroy(new Error("cut off"));
+        await expect(put).rejects.toThrow("cut off");
+        await sleep(2);
+      }
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

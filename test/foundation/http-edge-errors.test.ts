@@ -1,7 +1,10 @@
+import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
-import { type RawResponse, rawExchange } from "../support/raw-http.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { parseResponses, type RawResponse, rawExchange } from "../support/raw-http.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 import { expectErrorResponse, type JsonResponse, request } from "./support/http.js";
 
 function asJson(response: RawResponse | undefined): JsonResponse {
@@ -25,6 +28,40 @@ const field = (name: string, value: string, headers = "") =>
   `Content-Disposition: form-data; name="${name}"\r\n${headers}\r\n${value}`;
 const file = (name: string) =>
   `Content-Disposition: form-data; name="${name}"; filename="a.jsonl"\r\nContent-Type: application/jsonl\r\n\r\n{"custom_id":"1"}`;
+
+/**
+ * Writes `raw` and half-closes the connection, as some clients do once their request is sent,
+ * then collects what comes back until the server closes the connection or time is up.
+ */
+async function sendThenHalfClose(
+  baseUrl: string,
+  raw: string,
+): Promise<{ responses: RawResponse[]; closedByServer: boolean }> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = net.connect(Number(port), hostname);
+  const received: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => received.push(chunk));
+  socket.on("error", () => undefined);
+  const closedByServer = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 5_000);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+    socket.end(raw);
+  });
+  socket.destroy();
+  return { responses: parseResponses(Buffer.concat(received)), closedByServer };
+}
+
+const GZIP_CHUNKED = [
+  "POST /v1/chat/completions HTTP/1.1",
+  "Host: x",
+  "Content-Type: application/json",
+  "Transfer-Encoding: gzip, chunked",
+  "",
+  "2\r\n{}\r\n0\r\n\r\n",
+].join("\r\n");
 
 describe("errors raised before a route runs", () => {
   let server: AppServer;
@@ -77,6 +114,22 @@ describe("errors raised before a route runs", () => {
       expect(response.headers.get("x-request-id")).toMatch(/^req_[A-Za-z0-9]{20}$/);
     },
   );
+
+  it("answers a body in a transfer coding other than chunked with a 400", async () => {
+    const raw = GZIP_CHUNKED.replace("Host: x", `Host: x\r\nAuthorization: Bearer ${apiKey}`);
+    const exchange = await rawExchange(server.url, [raw], { responses: 1 });
+    expectSibylError(asJson(exchange.responses[0]), 400, "unsupported_transfer_encoding");
+  });
+
+  it("answers a request that asks to close the connection, and ignores what follows it", async () => {
+    const models = `GET /v1/models HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\n`;
+    const exchange = await rawExchange(server.url, [
+      `${models}Connection: close\r\n\r\n${models}\r\n`,
+    ]);
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.responses.map((response) => response.status)).toEqual([200]);
+    expect(exchange.responses[0]?.headers.connection).toBe("close");
+  });
 
   it("answers a body over the limit, announced by Content-Length, without waiting for it", async () => {
     const head = [
@@ -229,5 +282,63 @@ describe("a server that is shutting down", () => {
     const refused = asJson(responses[1]);
     expectSibylError(refused, 503, "shutting_down");
     expect(refused.headers.get("connection")).toBe("close");
+  });
+});
+
+describe("a request whose client half-closes the connection once it is sent", () => {
+  // On PostgreSQL every answer waits on the database, so none is written before the client's
+  // half-close arrives.
+  let database: TestDatabase;
+  let server: TestServer;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startTestServer({ databaseUrl: database.url });
+    ({ apiKey } = await server.createOrg());
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  const get = (target: string, headers = "") =>
+    `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\n${headers}\r\n`;
+
+  it.each([
+    ["in origin form", () => get("/v1/models")],
+    ["in absolute form", () => get(`${server.url}/v1/models`)],
+    ["in absolute form naming another host", () => get("http://elsewhere.example/v1/models")],
+    ["with a #fragment", () => get("/v1/models#x")],
+    [
+      "asking to upgrade to a WebSocket",
+      () => get("/v1/models", "Upgrade: websocket\r\nConnection: Upgrade\r\n"),
+    ],
+  ])("serves a GET %s, then closes", async (_label, raw) => {
+    const exchange = await sendThenHalfClose(server.url, raw());
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.responses.map((response) => response.status)).toEqual([200]);
+    const body = JSON.parse(exchange.responses[0]?.body ?? "{}") as { data: { id: string }[] };
+    expect(body.data.map((model) => model.id)).toContain("sibyl-baseline");
+  });
+
+  it.each([
+    [
+      "without a key, in absolute form",
+      () => `GET ${server.url}/v1/models HTTP/1.1\r\nHost: x\r\n\r\n`,
+      401,
+      "invalid_api_key",
+    ],
+    [
+      "in a transfer coding other than chunked",
+      () => GZIP_CHUNKED.replace("Host: x", `Host: x\r\nAuthorization: Bearer ${apiKey}`),
+      400,
+      "unsupported_transfer_encoding",
+    ],
+  ])("answers a request %s in the error shape", async (_label, raw, status, code) => {
+    const exchange = await sendThenHalfClose(server.url, raw());
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.responses).toHaveLength(1);
+    expectSibylError(asJson(exchange.responses[0]), status, code);
   });
 });
