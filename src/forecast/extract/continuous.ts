@@ -1,7 +1,6 @@
 import { withoutDates } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
 import { labelledNumbers, strongest } from "./labelled.js";
-import { normalQuantile } from "./normal.js";
 import type { Outcome } from "./outcome.js";
 import { normalFromPercentiles, percentileLines } from "./percentiles.js";
 import { jsonQuantity } from "./quantity-json.js";
@@ -12,26 +11,38 @@ import {
   STANDARD_DEVIATION_LABEL,
 } from "./quantity-labels.js";
 import { lastRange, plusMinus } from "./quantity-prose.js";
+import { quantityText } from "./quantity-text.js";
 import { plainText } from "./reply-text.js";
 import { toContinuous } from "./validate.js";
-
-// A stated range is read as the 10th–90th percentile interval.
-const RANGE_Z = normalQuantile(0.9);
 
 function lastLabelled(text: string, label: RegExp): number | undefined {
   return strongest(labelledNumbers(text, label)).at(-1)?.value;
 }
 
+function lastStrongLabelled(text: string, label: RegExp): number | undefined {
+  return labelledNumbers(text, label)
+    .filter((entry) => entry.strong)
+    .at(-1)?.figure.value;
+}
+
+/** "Mean: 48" and "SD: 4" both written with a colon: the reply's own answer lines. */
+function labelledPair(text: string): { mean: number; standardDeviation: number } | null {
+  const mean = lastStrongLabelled(text, MEAN_LABEL);
+  const standardDeviation = lastStrongLabelled(text, STANDARD_DEVIATION_LABEL);
+  return mean === undefined || standardDeviation === undefined ? null : { mean, standardDeviation };
+}
+
 /**
  * A mean and a standard deviation, each from its most explicit statement: a reply object,
- * "42.5 ± 5.2", labels ("Mean: 42.5", "SD: 5"), percentile lines, and as a last resort a range
- * ("between 30 and 50"). Figures keep their written scale: "3.5%" of a rate is 3.5.
+ * "Mean:" and "SD:" lines, "42.5 ± 5.2", looser labels, tables, percentile lines, and as a last
+ * resort a range ("between 30 and 50", "95% CI: 30–50") read at its stated coverage. Figures
+ * keep their written scale: "3.5%" of a rate is 3.5.
  */
 export function extractContinuous(text: string): Outcome<ForecastAnswer> {
-  const plain = plainText(text);
+  const plain = quantityText(plainText(text));
   const prose = withoutDates(plain);
   const json = jsonQuantity(plain);
-  const stated = plusMinus(prose);
+  const stated = labelledPair(prose) ?? plusMinus(prose);
   const fitted = normalFromPercentiles(percentileLines(prose));
   const range = lastRange(prose);
   const mean =
@@ -47,7 +58,7 @@ export function extractContinuous(text: string): Outcome<ForecastAnswer> {
     stated?.standardDeviation ??
     lastLabelled(prose, STANDARD_DEVIATION_LABEL) ??
     fitted.standardDeviation ??
-    (range === null ? undefined : (range.high - range.low) / (2 * RANGE_Z));
+    (range === null ? undefined : (range.high - range.low) / (2 * range.z));
   if (mean === undefined || standardDeviation === undefined) return { kind: "none" };
   const answer = toContinuous(mean, standardDeviation);
   return answer === null ? { kind: "invalid" } : { kind: "found", answer };

@@ -1,7 +1,7 @@
 // Labels of the figures that describe a quantity forecast. Each is a global pattern that ends
 // at its separator, for `labelledNumbers`.
 
-const TAIL = String.raw`(?!\w)(?:\s+(?:estimate|value|forecast|prediction|guess))?(?:\s*\([^)\n]{0,30}\))?\s*(?:[:=≈~]|\bis\b|\bof\b|\bat\b|[-–—])?`;
+const TAIL = String.raw`(?!\w)(?:\s+(?:estimate|value|forecast|prediction|guess|spread))?(?:\s*\([^)\n]{0,30}\))?\s*(?:[:=≈~]|\bis\b|\bof\b|\bat\b|[-–—])?`;
 
 function label(words: string): RegExp {
   return new RegExp(String.raw`(?<![\w])(?:${words})${TAIL}`, "gi");
@@ -14,7 +14,7 @@ export const MEAN_LABEL = label(
 export const MEDIAN_LABEL = label("median");
 
 export const STANDARD_DEVIATION_LABEL = label(
-  String.raw`standard[\s_-]*deviation|std\.?[\s_-]*dev(?:iation)?\.?|stdev|stddev|std|sd|sigma|σ`,
+  String.raw`standard[\s_-]*deviation|std\.?[\s_-]*dev(?:iation)?\.?|stdev|stddev|std|sd|sigma|σ|uncertainty`,
 );
 
 export const ANSWER_LABEL = label(

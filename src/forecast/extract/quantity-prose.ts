@@ -1,35 +1,110 @@
 import { findNumbers, isYearLike, type NumberToken, readNumberAt } from "../numbers.js";
+import { normalQuantile } from "./normal.js";
 
-const PLUS_MINUS = /^\s*\(?\s*(?:±|\+\/-|\+\/−|\+-|plus or minus)\s*/i;
-const RANGE_JOINER = /^\s*(?:to|and|–|—|-)\s*$/i;
+// "42.5 ± 5.2", "1,750,000 (σ = 150,000)", "14.2 seats (SD 2.1)": a figure and its spread.
+// A unit may stand before a bracketed spread, never before a bare "±", which would let a poll's
+// "45% of voters ± 3" pass for a forecast.
+const SPREAD_AFTER =
+  /(?:[ \t]*\(?[ \t]*(?:±|\+\/-|\+\/−|\+-|plus or minus)|(?:[ \t]+[A-Za-z][\w-]*){0,2}[ \t]*\([ \t]*(?:σ|sd|s\.d\.|std\.?(?:[ \t]*dev\.?)?|stdev|standard deviation|sigma)[ \t]*(?:[:=≈~]|of)?)[ \t]*/iy;
 
-/** The last "42.5 ± 5.2" written in `text`. */
+const SCALES: Record<string, number> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mn: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  trillion: 1e12,
+};
+const SCALE_WORD = /(?:k|m|mn|bn|b|t|thousand|million|billion|trillion)$/i;
+
+function scaleOf(text: string, token: NumberToken): number | undefined {
+  const word = SCALE_WORD.exec(text.slice(token.start, token.end))?.[0];
+  return word === undefined ? undefined : SCALES[word.toLowerCase()];
+}
+
+/**
+ * The last figure written with its spread. "3.2 ± 0.4 million" scales both by the unit written
+ * once at the end.
+ */
 export function plusMinus(text: string): { mean: number; standardDeviation: number } | null {
   let last: { mean: number; standardDeviation: number } | null = null;
   for (const token of findNumbers(text)) {
-    const joiner = PLUS_MINUS.exec(text.slice(token.end));
+    SPREAD_AFTER.lastIndex = token.end;
+    const joiner = SPREAD_AFTER.exec(text);
     const spread = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
-    if (spread !== null) last = { mean: token.value, standardDeviation: spread.value };
+    if (spread === null) continue;
+    const shared = scaleOf(text, token) === undefined ? (scaleOf(text, spread) ?? 1) : 1;
+    last = { mean: token.value * shared, standardDeviation: spread.value };
   }
   return last;
 }
 
+const RANGE_JOINER = /^\s*(?:to|and|–|—|-)\s*$/i;
+const BRACKET_JOINER = /^\s*[,;]\s*$/;
+
+// The interval's stated coverage, written before it ("95% CI: 30–50", "interquartile range
+// 35 to 45", "25th–75th percentile: …") or right after it ("30–50 (90% CI)").
+const LEVEL_FORMS = [
+  String.raw`(?<percent>\d{1,2}(?:\.\d+)?)[ \t]*%[ \t]*(?:confidence|credible|credibility|prediction|probability|uncertainty|likely)?[ \t]*(?:interval|range|CI|CrI|PI|bounds?)`,
+  String.raw`(?:interval|range|CI|CrI|PI|bounds?)[ \t]*\([ \t]*(?<bracketed>\d{1,2}(?:\.\d+)?)[ \t]*%[^)\n]*\)`,
+  "(?<quartiles>interquartile|IQR)",
+  String.raw`(?<from>\d{1,2})(?:st|nd|rd|th)?[ \t]*(?:–|-|to)[ \t]*(?<to>\d{1,2})(?:st|nd|rd|th)?[ \t]*percentiles?`,
+];
+const LEVEL_BEFORE = new RegExp(`(?:${LEVEL_FORMS.join("|")})[^\n%]*$`, "i");
+const LEVEL_AFTER =
+  /^[ \t]*[)\]]?[ \t]*\(?[ \t]*(\d{1,2}(?:\.\d+)?)[ \t]*%[ \t]*(?:confidence|credible|prediction)?[ \t]*(?:interval|range|CI|CrI|PI)/i;
+const LEVEL_WINDOW = 80;
+// Without a stated level a range is read as the 10th–90th percentile interval.
+const DEFAULT_LEVEL = 80;
+
+function statedLevel(text: string, low: NumberToken, high: NumberToken): number {
+  const before = LEVEL_BEFORE.exec(text.slice(Math.max(0, low.start - LEVEL_WINDOW), low.start));
+  const level = before?.groups?.percent ?? before?.groups?.bracketed;
+  if (level !== undefined) return Number(level);
+  if (before?.groups?.quartiles !== undefined) return 50;
+  const from = before?.groups?.from;
+  const to = before?.groups?.to;
+  if (from !== undefined && to !== undefined) return Number(to) - Number(from);
+  const after = LEVEL_AFTER.exec(text.slice(high.end, high.end + LEVEL_WINDOW));
+  return after?.[1] === undefined ? DEFAULT_LEVEL : Number(after[1]);
+}
+
+function isRange(text: string, low: NumberToken, high: NumberToken): boolean {
+  const joiner = text.slice(low.end, high.start);
+  if (BRACKET_JOINER.test(joiner)) {
+    return /[[(]\s*$/.test(text.slice(0, low.start)) && /^\s*[\])]/.test(text.slice(high.end));
+  }
+  if (!RANGE_JOINER.test(joiner)) return false;
+  const saysBetween = /between\s*$/i.test(text.slice(Math.max(0, low.start - 12), low.start));
+  return !/and/i.test(joiner) || saysBetween;
+}
+
+/** An interval and the z-score of its upper bound under a normal distribution. */
+export interface Interval {
+  low: number;
+  high: number;
+  z: number;
+}
+
 /**
- * The last range written as "between 30 and 50", "30 to 50" or "30–50", lower bound first;
- * spans of years ("2019–2023") describe history, not the forecast.
+ * The last range written as "between 30 and 50", "30 to 50", "30–50" or "[30, 50]", lower
+ * bound first, with its stated coverage; spans of years ("2019–2023") describe history.
  */
-export function lastRange(text: string): { low: number; high: number } | null {
+export function lastRange(text: string): Interval | null {
   const tokens = findNumbers(text);
   for (let index = tokens.length - 2; index >= 0; index--) {
     const low = tokens[index];
     const high = tokens[index + 1];
     if (low === undefined || high === undefined || low.value >= high.value) continue;
     if (isYearLike(low) && isYearLike(high)) continue;
-    const joiner = text.slice(low.end, high.start);
-    if (!RANGE_JOINER.test(joiner)) continue;
-    const saysBetween = /between\s*$/i.test(text.slice(Math.max(0, low.start - 12), low.start));
-    if (/and/i.test(joiner) && !saysBetween) continue;
-    return { low: low.value, high: high.value };
+    if (!isRange(text, low, high)) continue;
+    const level = statedLevel(text, low, high);
+    if (level <= 0 || level >= 100) return null;
+    return { low: low.value, high: high.value, z: normalQuantile(0.5 + level / 200) };
   }
   return null;
 }

@@ -6,6 +6,7 @@ import { normalFromPercentiles, percentileLines } from "./percentiles.js";
 import { jsonValues } from "./quantity-json.js";
 import { ANSWER_LABEL, MEAN_LABEL, MEDIAN_LABEL } from "./quantity-labels.js";
 import { lastQuantity, lastRange, plusMinus } from "./quantity-prose.js";
+import { quantityText } from "./quantity-text.js";
 import { plainText } from "./reply-text.js";
 
 function present(value: number | null | undefined): number[] {
@@ -14,7 +15,7 @@ function present(value: number | null | undefined): number[] {
 
 /** One number from the most explicit statement in `text`. */
 export function extractSingleValue(text: string): Outcome<ForecastAnswer> {
-  const plain = plainText(text);
+  const plain = quantityText(plainText(text));
   const prose = withoutDates(plain);
   const labelled = (label: RegExp) => () =>
     strongest(labelledNumbers(prose, label)).map((token) => token.value);

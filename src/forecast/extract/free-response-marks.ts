@@ -1,0 +1,95 @@
+import { findJsonObjects, normalizeKey, withNested } from "./json-objects.js";
+
+const ANSWER_KEYS = ["answer", "finalanswer", "prediction", "finalprediction", "forecast"];
+
+// "Answer: Spain", "**Final answer:** Spain", "- Prediction: Spain", "My final answer is Spain";
+// the label starts its line.
+const ANSWER_LINE =
+  /^[ \t>#*_-]*(?:(?:my\s+)?(?:final\s+)?(?:answer|prediction)(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]|(?:my\s+)?final\s+answer\s+is\b)\s*(?:\*\*|__)?[ \t]*([^\n]*)$/gim;
+// "## Final Answer" on its own line, the answer on the next.
+const ANSWER_HEADING = /^[ \t]*#{1,6}[ \t]*(?:final\s+)?answer[ \t]*:?[ \t]*$/gim;
+const BOXED = /\\boxed\{((?:[^{}\n]|\{[^{}\n]*\})*)\}/g;
+
+/** A marked answer and where it was written, so the latest of several kinds wins. */
+interface Mark {
+  text: string;
+  index: number;
+}
+
+function nextLine(text: string, from: number): string {
+  return text.slice(from).match(/^\s*([^\n]*)/)?.[1] ?? "";
+}
+
+function lineMarks(text: string): Mark[] {
+  const lines = [...text.matchAll(ANSWER_LINE)].map((match) => ({
+    text:
+      (match[1] ?? "").replace(/[*_\s]/g, "") === ""
+        ? nextLine(text, match.index + match[0].length)
+        : (match[1] ?? ""),
+    index: match.index,
+  }));
+  const headings = [...text.matchAll(ANSWER_HEADING)].map((match) => ({
+    text: nextLine(text, match.index + match[0].length),
+    index: match.index,
+  }));
+  return [...lines, ...headings];
+}
+
+function boxedMarks(text: string): Mark[] {
+  return [...text.matchAll(BOXED)].map((match) => ({ text: match[1] ?? "", index: match.index }));
+}
+
+/** A JSON answer counts as written where its key last appears. */
+function jsonMark(text: string): Mark[] {
+  const objects = findJsonObjects(text);
+  for (const object of objects.reverse()) {
+    for (const inner of withNested(object)) {
+      for (const [key, value] of Object.entries(inner)) {
+        if (ANSWER_KEYS.includes(normalizeKey(key)) && typeof value === "string") {
+          return [{ text: value, index: text.lastIndexOf(key) }];
+        }
+      }
+    }
+  }
+  return [];
+}
+
+/**
+ * The text of the last explicitly marked answer in `text` ("Answer: …", `\boxed{…}`, a JSON
+ * "answer" or "prediction"), or null when none is marked.
+ */
+export function markedAnswer(text: string): string | null {
+  const marks = [...lineMarks(text), ...boxedMarks(text), ...jsonMark(text)];
+  const last = marks.reduce<Mark | null>(
+    (latest, mark) => (latest === null || mark.index >= latest.index ? mark : latest),
+    null,
+  );
+  return last === null ? null : last.text;
+}
+
+/**
+ * The answer without its wrappers: emphasis, `\boxed{}` and `\text{}`, quotes, and a closing
+ * bracketed chance ("Spain (about 40%)").
+ */
+export function unwrapAnswer(text: string): string {
+  let answer = text.trim();
+  for (let pass = 0; pass < 3; pass++) {
+    answer = answer
+      .replace(/[ \t]*\([^()\n]*%[^()\n]*\)$/, "")
+      .replace(/^\\boxed\{([^\n]*)\}$/, "$1")
+      .replace(/\\text(?:bf)?\{([^{}]*)\}/g, "$1")
+      .replace(/^(\*\*|__|\*|_|`)([^\n]*?)\1(?=\s*[.!]?$)/, "$2")
+      .replace(/^(\*\*|__)|(\*\*|__)$/g, "")
+      .replace(/^["“'‘]([^\n]*)["”'’]$/, "$1")
+      .trim();
+  }
+  return answer;
+}
+
+// A name ends a labelled line with a full stop ("Answer: Brisbane."); a sentence keeps its own.
+const NAME_WITH_STOP = /^[^.\s]+(?:[ \t]+[^.\s]+){0,3}\.$/;
+
+/** A short marked answer without the full stop that closes its line. */
+export function withoutClosingStop(answer: string): string {
+  return NAME_WITH_STOP.test(answer) ? answer.slice(0, -1) : answer;
+}

@@ -1,0 +1,93 @@
+import { wholeNumber } from "../numbers.js";
+
+const SUPERSCRIPTS: Record<string, string> = {
+  "⁰": "0",
+  "¹": "1",
+  "²": "2",
+  "³": "3",
+  "⁴": "4",
+  "⁵": "5",
+  "⁶": "6",
+  "⁷": "7",
+  "⁸": "8",
+  "⁹": "9",
+  "⁻": "-",
+  "⁺": "+",
+};
+
+// "3.1 × 10^6", "4x10^{5}", "2.5 · 10⁹": a power of ten needs "^" or a superscript exponent, so
+// "2 x 10 units" stays as written.
+const TIMES_POWER_OF_TEN =
+  /(?<![\w.])(\d+(?:\.\d+)?)[ \t]*[×x*·][ \t]*10(?:\^\{?([-+−]?\d{1,3})\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}))/g;
+
+/** Powers of ten written out rewritten in e-notation ("3.1 × 10^6" → "3.1e6"). */
+export function withENotation(text: string): string {
+  return text.replace(
+    TIMES_POWER_OF_TEN,
+    (_, mantissa: string, caret: string | undefined, raised: string | undefined) => {
+      const exponent =
+        caret?.replace("−", "-") ??
+        [...(raised ?? "")].map((digit) => SUPERSCRIPTS[digit] ?? "").join("");
+      return `${mantissa}e${exponent}`;
+    },
+  );
+}
+
+const TABLE_LINE = /^[ \t]*\|.*\|[ \t]*$/;
+const SEPARATOR_CELL = /^:?-{2,}:?$/;
+const PERCENTILE_HEADER = /percentile|quantile/i;
+
+function cells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\||\|$/g, "")
+    .split("|")
+    .map((cell) => cell.trim());
+}
+
+/**
+ * A markdown table as "label: value" lines. A single row of figures under a header row reads
+ * column by column ("| Mean | SD |" over "| 42 | 5 |"); otherwise each row is its first cell
+ * as the label and the rest as the value, the header naming percentiles when the rows don't.
+ */
+function tableAsLines(rows: string[][]): string[] {
+  const body = rows.filter((row) => !row.every((cell) => SEPARATOR_CELL.test(cell)));
+  const [header, ...data] = body;
+  const separated = rows.length !== body.length;
+  if (header === undefined) return [];
+  const firstData = data[0];
+  if (separated && data.length === 1 && firstData !== undefined) {
+    const numeric = firstData.every((cell) => wholeNumber(cell) !== null);
+    if (numeric) return header.map((label, index) => `${label}: ${firstData[index] ?? ""}`);
+  }
+  const percentileRows = separated && PERCENTILE_HEADER.test(header[0] ?? "");
+  return (separated ? data : body).map(([label = "", ...rest]) => {
+    const named = percentileRows && !PERCENTILE_HEADER.test(label) ? `percentile ${label}` : label;
+    return `${named}: ${rest.join(" ")}`;
+  });
+}
+
+/** `text` with markdown tables rewritten as "label: value" lines, so labels find their figures. */
+export function withTablesAsLines(text: string): string {
+  const out: string[] = [];
+  let table: string[][] = [];
+  const flush = () => {
+    out.push(...tableAsLines(table));
+    table = [];
+  };
+  for (const line of text.split("\n")) {
+    if (TABLE_LINE.test(line)) {
+      table.push(cells(line));
+      continue;
+    }
+    flush();
+    out.push(line);
+  }
+  flush();
+  return out.join("\n");
+}
+
+/** Reply text prepared for reading quantities: tables as label lines, powers of ten as e-notation. */
+export function quantityText(text: string): string {
+  return withENotation(withTablesAsLines(text));
+}
