@@ -114,7 +114,7 @@ export type AnswerOutcome = "extracted" | "repaired" | "failed";
 
 /** Reads the forecast out of a reply; the text to append (tags) or null when none was found. */
 export function answerSuffix(plan: ForecastPlan, reply: string): string | null {
-  const answer = extractAnswer(plan.type, answerWindow(reply), plan.options);
+  const answer = extractAnswer(plan.type, answerWindow(reply), plan.options, plan.question);
   if (!answer) return null;
   const options = plan.withOptionsTag && plan.options ? formatOptionsTag(plan.options) : "";
   return `\n\n${options}${formatAnswerTag(answer)}`;
