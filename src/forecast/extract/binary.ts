@@ -8,8 +8,9 @@ import {
 } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
-import { type Labelled, labelledFigures, strongest } from "./labelled.js";
+import { type Labelled, strongest } from "./labelled.js";
 import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
+import { plainProbabilities } from "./probability-phrases.js";
 import { plainText } from "./reply-text.js";
 import { type RawNumber, rawNumberFrom, toProbability } from "./validate.js";
 
@@ -36,7 +37,30 @@ const PROBABILITY_KEYS = [
 ];
 
 const PROBABILITY_LABEL =
-  /(?<!\w)(?:answer|probability|prediction|forecast|estimate|likelihood|chance|yes|p\(yes\))(?!\w)(?:\s+(?:of|that|for)\b[^:=\n]{0,60}?)?(?:\s*\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])/gi;
+  /(?<!\w)(?:answer|probability|prediction|forecast|estimate|likelihood|chance|yes|p\((?:yes|no)\)|wahrscheinlichkeit|prognose|probabilidad|pron[oó]stico|probabilit[ée]|probabilit[àa])(?!\w)(?:\s+(?:of|that|for)\b[^:=\n]{0,60}?)?(?:\s*\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])/gi;
+
+// A label for the other side: "Probability of NO:", "P(NO) =", "Chance of a No outcome:".
+const NO_LABEL =
+  /(?:(?:probability|chance|likelihood)\s+(?:of|for)\s+(?:an?\s+)?["'“(]?no["'”)]?(?:\s+(?:outcome|resolution|answer))?|p\(no\))\s*(?:\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])\s*$/i;
+// Words just before a label that make its figure a reference point rather than the answer:
+// "Initial estimate: 50%", "Base rate probability: 10%", "Confidence in this forecast: 80%".
+const REFERENCE_BEFORE =
+  /\b(?:initial|preliminary|prior|base[- ]?rate|market|community|crowd|outside[- ]view|starting|naive|historical|confidence)\b[^\n]{0,40}$/i;
+// Phrases that mark the answer itself: the figure after the last of them beats any label.
+const FINAL_MARKER =
+  /\b(?:final\s+(?:answer|forecast|probability|estimate|prediction|call|number|assessment|odds)\b|final\s*(?=[:=])|bottom line\b|in conclusion\b|verdict\b|I(?:'ll| will)? land (?:at|on)\b|landing (?:at|on)\b|I(?:'ll| will)? settle (?:on|at)\b|settling (?:on|at)\b|I(?:'ll| will)? go with\b|I arrive at\b|I end up (?:at|with)\b)/gi;
+// First-person conclusions: without a final marker, the last of these states the answer, even
+// over earlier figures written next to "chance" ("Analysts give a 70% chance …").
+const CONCLUSION_MARKER =
+  /\b(?:I think|I believe|I(?:'m| am) at|gives me|all told|all things considered|on balance|I(?:'d| would) say|I(?:'d| would)? estimate|I(?:'d| would)? put (?:it|this|the (?:odds|probability)) at|my (?:best )?(?:guess|estimate|view) is)\b/gi;
+// A marker's figure stands in the same clause, within a few words of it: in "In conclusion, the
+// 45% base rate is too high" the figure is a reference, not the conclusion.
+const MARKED_CLAUSE = /^[^\n]{0,100}?(?=[.!?;](?:\s|$)|\n|$)/;
+const MARKED_GAP = 30;
+// Words a model may put between a label and its figure: "Estimate: somewhere in the 30% range".
+const LABEL_FILLER = /^(?:\s*(?:somewhere|in the|around|close to|near|maybe|likely|roughly)\b)*/i;
+// "30% or 40%", "0.3/0.4": two answers where one is asked for.
+const ALTERNATIVE_AFTER = /^\s*(?:or|\/)\s*(?:(?:maybe|perhaps|possibly|about)\s+|~)?\d/;
 
 // ForecastBench asks for the final probability between single asterisks: "*0.62*".
 const ASTERISKED = /(?<!\*)\*([^*\n]{1,24})\*(?!\*)/g;
@@ -47,7 +71,7 @@ const WORD_AFTER = /^\s*(?:chance|probability|likelihood|likely|odds|risk)\b/i;
 // about 62%", "the probability of flooding at 15%", "I estimate 62%", but not "a 62% chance, up
 // from 40%" or "the probability of a recession is often cited as 30%" (someone else's figure).
 const WORD_BEFORE =
-  /(?:chance|probability|likelihood|odds|estimate|forecast|prediction|put (?:it|this|the odds|the probability) at)(?:\s+(?:of|that|for)\s(?:(?!\b(?:is|was|are|were|has|have|had|been|but|and|than|from)\b)[^.\d\n%]){0,60}?)?(?:\s+(?:of|at|is|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$/i;
+  /(?:chance|probability|likelihood|odds|estimate|forecast|prediction|put (?:it|this|the odds|the probability) at|I(?:'d| would) say)(?:\s+(?:of|that|for)\s(?:(?!\b(?:is|was|are|were|has|have|had|been|but|and|than|from|although|though|while|whereas|because)\b)[^.\d\n%]){0,60}?)?(?:\s+(?:of|at|is|are|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$/i;
 
 interface Figure {
   raw: RawNumber;
@@ -87,12 +111,71 @@ function jsonProbabilities(text: string): RawNumber[] {
   });
 }
 
+function complement(raw: RawNumber): RawNumber {
+  const percent = raw.percent || raw.value > 1;
+  return { value: (percent ? 100 : 1) - raw.value, percent };
+}
+
+/** The figure stated at `index`; two figures offered as alternatives read as no valid figure. */
+function statedAt(text: string, index: number, negated: boolean): RawNumber | null {
+  const filler = LABEL_FILLER.exec(text.slice(index, index + 40))?.[0].length ?? 0;
+  const figure = readProbabilityAt(text, index + filler);
+  if (figure === null) return null;
+  if (ALTERNATIVE_AFTER.test(text.slice(figure.end, figure.end + 20))) {
+    return { value: Number.NaN, percent: false };
+  }
+  return negated ? complement(figure.raw) : figure.raw;
+}
+
+function lineBefore(text: string, index: number): string {
+  const before = text.slice(Math.max(0, index - 60), index);
+  return before.slice(before.lastIndexOf("\n") + 1);
+}
+
+/**
+ * A figure in a marked clause that states a chance: a percentage, a fraction, odds, or any
+ * figure right after ":" or "=" ("Final answer: 35"). "The verdict is due in 3 weeks" is not.
+ */
+function readsAsProbability(clause: string, token: NumberToken): boolean {
+  if (isYearLike(token)) return false;
+  if (token.percent || (!token.bareInteger && token.value > 0 && token.value <= 1)) return true;
+  return (
+    ODDS_JOINER.test(clause.slice(token.end)) ||
+    /[:=][\s~≈]*(?:about\s+|around\s+)?$/.test(clause.slice(0, token.start))
+  );
+}
+
+/** The figure after each `marker` ("Final: 20%", "I land at 40%"), for "yes". */
+function markedProbabilities(text: string, markerPattern: RegExp): RawNumber[] {
+  const found: RawNumber[] = [];
+  for (const marker of text.matchAll(markerPattern)) {
+    const from = marker.index + marker[0].length;
+    const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
+    const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
+    if (
+      token === undefined ||
+      token.start > MARKED_GAP ||
+      /\bthe\s*$/i.test(clause.slice(0, token.start))
+    ) {
+      continue;
+    }
+    const lead = text.slice(marker.index, from + token.start);
+    const raw = statedAt(text, from + token.start, NO_LABEL.test(lead));
+    if (raw !== null) found.push(raw);
+  }
+  return found;
+}
+
 function labelledProbabilities(text: string): RawNumber[] {
-  const labelled: Labelled<RawNumber>[] = labelledFigures(
-    text,
-    PROBABILITY_LABEL,
-    readProbabilityAt,
-  ).map((entry) => ({ ...entry, figure: entry.figure.raw }));
+  const labelled: Labelled<RawNumber>[] = [];
+  for (const match of text.matchAll(PROBABILITY_LABEL)) {
+    const before = lineBefore(text, match.index);
+    if (REFERENCE_BEFORE.test(before)) continue;
+    const raw = statedAt(text, match.index + match[0].length, NO_LABEL.test(before + match[0]));
+    if (raw !== null) {
+      labelled.push({ figure: raw, index: match.index, strong: /[:=]\s*$/.test(match[0]) });
+    }
+  }
   for (const match of text.matchAll(ASTERISKED)) {
     const token = wholeNumber(match[1] ?? "");
     if (token !== null) labelled.push({ figure: token, index: match.index, strong: true });
@@ -120,6 +203,7 @@ function proseProbabilities(text: string): ProseFigure[] {
     const fraction = !isOdds && !token.percent;
     if (fraction && (token.bareInteger || token.value <= 0 || token.value >= 1)) continue;
     consumedUntil = figure.end;
+    if (/\bconfidence\b/i.test(lineBefore(text, figure.start))) continue;
     const attached =
       WORD_AFTER.test(text.slice(figure.end)) ||
       WORD_BEFORE.test(text.slice(Math.max(0, figure.start - 60), figure.start));
@@ -141,7 +225,7 @@ function lastFigure(text: string): NumberToken[] {
 /** A probability for "yes" from the most explicit statement in `text`. */
 export function extractBinary(text: string): Outcome<ForecastAnswer> {
   const plain = plainText(text);
-  const prose = withoutDates(plain);
+  const prose = plainProbabilities(withoutDates(plain));
   // Computed once, on first use: three tiers read it.
   let figures: ProseFigure[] | null = null;
   const proseFigures = (): ProseFigure[] => {
@@ -151,7 +235,9 @@ export function extractBinary(text: string): Outcome<ForecastAnswer> {
   const outcome = resolveTiers<RawNumber, number>(
     [
       { decisive: true, find: () => jsonProbabilities(plain) },
+      { decisive: true, find: () => markedProbabilities(prose, FINAL_MARKER) },
       { decisive: true, find: () => labelledProbabilities(prose) },
+      { decisive: false, find: () => markedProbabilities(prose, CONCLUSION_MARKER) },
       { decisive: false, find: () => rawOf(proseFigures().filter((figure) => figure.attached)) },
       { decisive: false, find: () => rawOf(proseFigures().filter((figure) => !figure.fraction)) },
       { decisive: false, find: () => rawOf(proseFigures().filter((figure) => figure.fraction)) },

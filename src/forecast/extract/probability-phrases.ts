@@ -1,0 +1,127 @@
+import { formatNumber } from "../numbers.js";
+
+const UNITS = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+];
+const TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+
+const WORD_NUMBER = String.raw`\b(?:(?:a|one)\s+hundred|(?:${TENS.join("|")})(?:[-\s](?:${UNITS.slice(1, 10).join("|")}))?|${UNITS.join("|")})\b`;
+const DIGITS = String.raw`\d+(?:\.\d+)?`;
+const IN_JOINER = String.raw`\s+(?:times\s+)?(?:in|out of)\s+`;
+const TO_JOINER = String.raw`\s*(?:to|:)\s*`;
+const ODDS_SIDE = String.raw`\s+(?:against|in favou?r)\b`;
+
+// Word numbers are read only where they state a chance, so "one of the two bills" stays prose.
+// They are rewritten as digits first, so the odds patterns below need only match digits.
+const WORDS_AS_FIGURE = new RegExp(
+  String.raw`${WORD_NUMBER}(?=\s*(?:%|per\s?cent\b)|${IN_JOINER}(?:\d|${WORD_NUMBER})|${TO_JOINER}(?:\d+|${WORD_NUMBER})${ODDS_SIDE})`,
+  "gi",
+);
+const WORDS_AFTER_IN = new RegExp(String.raw`(\d${IN_JOINER})(${WORD_NUMBER})`, "gi");
+const WORDS_AFTER_TO = new RegExp(
+  String.raw`(\d${TO_JOINER})(${WORD_NUMBER})(?=${ODDS_SIDE})`,
+  "gi",
+);
+const ODDS_IN = new RegExp(
+  String.raw`(?<![\w.])(${DIGITS})\s+(?:times\s+)?(in|out of)\s+(${DIGITS})(?!\w|\.\d)`,
+  "gi",
+);
+const ODDS_AGAINST = new RegExp(
+  String.raw`(?<![\w.:])(${DIGITS})\s*(?::|to)\s*(${DIGITS})\s+(against|in favou?r)\b`,
+  "gi",
+);
+const PERCENT = String.raw`\s*(?:%|per\s?cent\b)`;
+const RANGE = new RegExp(
+  String.raw`(?<![\w.])(?:between\s+)?(${DIGITS})(${PERCENT})?\s*(?:-|–|—|to|and)\s*(${DIGITS})(${PERCENT})`,
+  "gi",
+);
+const FRACTION_RANGE =
+  /(?<![\w.])(?:between\s+)?(0?\.\d+)\s*(?:-|–|—|to|and)\s*(0?\.\d+)(?![\d.])/gi;
+// "±5%", "(+/- 5 pp)": the width of a margin, never the forecast itself.
+const MARGIN =
+  /(?:\([ \t]{0,3})?(?:±|\+\/-|\+-)\s*\d+(?:\.\d+)?\s*(?:%|pp\b|percentage points?\b)?\s*\)?/g;
+const DECIMAL_COMMA_PERCENT =
+  /(?<![\d.,])(\d{1,3}),(\d{1,2})(?=\s*(?:%|per\s?cent\b|pro[zc]ent))/gi;
+const DECIMAL_COMMA_FRACTION = /(?<![\d.,])0,(\d+)(?![\d,])/g;
+
+function wordValue(word: string): number {
+  const parts = word.toLowerCase().split(/[-\s]+/);
+  if (parts.at(-1) === "hundred") return 100;
+  return parts.reduce((sum, part) => {
+    const tens = TENS.indexOf(part);
+    return sum + (tens >= 0 ? (tens + 2) * 10 : Math.max(0, UNITS.indexOf(part)));
+  }, 0);
+}
+
+function asPercent(probability: number): string {
+  return `${formatNumber(probability * 100)}%`;
+}
+
+function fromOdds(match: string, first: string, second: string, side: string): string {
+  const a = Number(first);
+  const b = Number(second);
+  if (a + b <= 0) return match;
+  const favoured = side.toLowerCase() === "against" ? b : a;
+  return asPercent(favoured / (a + b));
+}
+
+/** "30% and 40%" is a range only after "between"; otherwise it may be two separate figures. */
+function isRange(match: string): boolean {
+  return !/\band\b/i.test(match) || /^between\b/i.test(match);
+}
+
+function midpoint(match: string, low: string, high: string, percent: boolean): string {
+  const a = Number(low);
+  const b = Number(high);
+  if (!(a <= b) || (percent && b > 100)) return match;
+  const middle = formatNumber((a + b) / 2);
+  return percent ? `${middle}%` : middle;
+}
+
+/**
+ * `text` with the ways models write a probability in words rewritten as plain figures:
+ * "thirty-five percent" → "35%", "one in four" → "1 in 4", "3:1 against" → "25%",
+ * "20-30%" → "25%", "35,5 %" → "35.5 %"; margins such as "(±5%)" are blanked.
+ */
+export function plainProbabilities(text: string): string {
+  return text
+    .replace(DECIMAL_COMMA_PERCENT, "$1.$2")
+    .replace(DECIMAL_COMMA_FRACTION, "0.$1")
+    .replace(MARGIN, (margin) => " ".repeat(margin.length))
+    .replace(WORDS_AS_FIGURE, (word) => String(wordValue(word)))
+    .replace(WORDS_AFTER_IN, (_match, lead: string, word: string) => lead + wordValue(word))
+    .replace(WORDS_AFTER_TO, (_match, lead: string, word: string) => lead + wordValue(word))
+    .replace(ODDS_AGAINST, (match, a: string, b: string, side: string) =>
+      fromOdds(match, a, b, side),
+    )
+    .replace(ODDS_IN, (match, a: string, joiner: string, b: string) => {
+      const odds = `${a} ${joiner.toLowerCase()} ${b}`;
+      // "nine times out of ten" states how often the event happens: a chance.
+      return /\btimes\b/i.test(match) ? `${odds} chance` : odds;
+    })
+    .replace(RANGE, (match, low: string, _percent: string | undefined, high: string) =>
+      isRange(match) ? midpoint(match, low, high, true) : match,
+    )
+    .replace(FRACTION_RANGE, (match, low: string, high: string) =>
+      isRange(match) ? midpoint(match, low, high, false) : match,
+    );
+}
