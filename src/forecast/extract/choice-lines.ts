@@ -1,6 +1,14 @@
 import { type NumberToken, readNumberAt, wholeNumber } from "../numbers.js";
 import type { OptionMap } from "../types.js";
+import { type Block, chooseDistribution, distributions, UNPLACED } from "./choice-distributions.js";
 import { letterForLabel } from "./option-labels.js";
+import {
+  AMBIGUOUS,
+  foldAccents,
+  normalizeName,
+  type OptionNames,
+  optionNames,
+} from "./option-names.js";
 import type { ChoiceEntry, RawNumber } from "./validate.js";
 
 // Bullets, quote marks, headings, table pipes and list numbers before a line's label.
@@ -10,13 +18,24 @@ const PARENTHESIZED_LETTER = /^\(([A-Z])\)/;
 // A bare capital needs punctuation after it, so "I think…" and "U.S." are not labels.
 const BARE_LETTER = /^([A-Z])(?:[):\]]|\.(?=\s|$)|(?=\s*[–—=|:])|(?=\s+-\s)|(?=\s+\())/;
 const SEPARATOR = /[:=|]|\s[-–—]\s|[–—→]/g;
-// "A: 50%, B: 30%"; with only a space between ("A 50%, B 30%") the figure must be a percentage.
+// "A: 50%, B: 30%"; with only a space or a word between ("A 50%", "B (55%)", "A at 50%") the
+// figure must be a percentage, unless the whole line is such a list ("A 45, B 15, C 40").
 const INLINE_ENTRY =
-  /(?:^|[\s,;(])(?:[Oo]ption[\s_]*|[Cc]hoice[\s_]*)?\(?([A-Z])\)?(?:\s*([:=]|\s[-–—]\s)|\s+(?=[-−]?[\d.]))/g;
+  /(?:^|[\s,;(])(?:[Oo]ption[\s_]*|[Cc]hoice[\s_]*)?\(?([A-Z])\)?(?:\s*([:=]|\s[-–—]\s)|\s+(?:(?:a|an|at|on|about|around|roughly)\s+){0,2}\(?(?=[-−]?[\d.]))/g;
+const LIST_GAP = /^[\s,;]*(?:and|then)?[\s,;]*$/;
 // "A) Red (50%)": the probability in brackets at the end of the line.
 const BRACKETED_PERCENT = /\(\s*([^()]*?%)\s*\)[\s|*.,;]*$/;
-// What may join an option's name to its probability in prose: "Red at 50%", "Blue: 30%".
-const NAME_JOINER = String.raw`\s*(?:\([^)\n]{0,40}\))?\s*(?:[:=]|[-–—]|\bat\b|\bgets\b|\bwith\b|\bon\b)?\s*`;
+// What may join an option's name to its probability in prose: "Red at 50%", "Blue: 30%",
+// "Labour a 45% chance", "Reform UK (35%)".
+const NAME_JOINER =
+  /\s*(?:\((?![^)\n]*\d\s*%)[^)\n]{0,40}\))?\s*(?:[:=(]|[-–—]|\b(?:at|gets|with|on|is|has)\b)?\s*(?:\b(?:a|an|about|around|roughly|approximately|only|just)\b\s*|[~≈]\s*)?/y;
+// A "Label: 20%" line whose few words name no option ("Lib Dems" for "Liberal Democrat").
+const UNPLACED_LABEL = /^\p{L}[\p{L}.'’&-]*(?: [\p{L}.'’&-]+){0,3}$/u;
+// Sentences only count a figure written as a percentage, so lines without one are skipped.
+const PERCENT_SIGN = /%|percent/i;
+// A line that announces the answer: "Final answer:", "My final probabilities", "Final:".
+const FINAL_MARKER =
+  /\bfinal(?:ly)?\b[^\n]{0,30}?(?:answer|forecast|distribution|probabilit|prediction|estimate)|\bfinal\s*:/i;
 // Text that may follow a figure in a "label: figure" line without making it prose.
 const TRAILING_JUNK = /^[\s|*.,;]*$/;
 const TRAILING_COMMENT = /^\s*[(\-–—,;]/;
@@ -61,60 +80,69 @@ function probabilityAfterLabel(rest: string): { raw: RawNumber; labelEnd: number
     : { raw: inBrackets, labelEnd: bracketed.index };
 }
 
+interface InlineCandidate {
+  letter: string;
+  raw: NumberToken;
+  start: number;
+  separated: boolean;
+}
+
+/** Whether the candidates are the whole of a list: distinct letters with only commas between. */
+function formsList(line: string, candidates: InlineCandidate[]): boolean {
+  if (candidates.length < 3) return false;
+  if (new Set(candidates.map((candidate) => candidate.letter)).size < candidates.length)
+    return false;
+  return candidates.every((candidate, index) => {
+    const previous = candidates[index - 1];
+    return previous === undefined || LIST_GAP.test(line.slice(previous.raw.end, candidate.start));
+  });
+}
+
 function inlineEntries(line: string): ChoiceEntry[] {
-  const entries: ChoiceEntry[] = [];
+  const candidates: InlineCandidate[] = [];
   for (const match of line.matchAll(INLINE_ENTRY)) {
     const token = readNumberAt(line, match.index + match[0].length);
-    const separated = match[2] !== undefined;
-    if (match[1] !== undefined && token !== null && (separated || token.percent)) {
-      entries.push({ letter: match[1], raw: token });
+    if (match[1] !== undefined && token !== null) {
+      candidates.push({
+        letter: match[1],
+        raw: token,
+        start: match.index,
+        separated: match[2] !== undefined,
+      });
     }
+  }
+  const list = formsList(line, candidates);
+  return candidates
+    .filter((candidate) => list || candidate.separated || candidate.raw.percent)
+    .map(({ letter, raw }) => ({ letter, raw }));
+}
+
+/** Percentages written after option names in a sentence: "Red at 50%, Blue 30%". */
+function mentionedChoices(line: string, names: OptionNames): ChoiceEntry[] {
+  if (names.pattern === null || !PERCENT_SIGN.test(line)) return [];
+  const entries: ChoiceEntry[] = [];
+  for (const match of foldAccents(line).matchAll(names.pattern)) {
+    const letter = names.lookup(normalizeName(match[0]));
+    NAME_JOINER.lastIndex = match.index + match[0].length;
+    const joined = NAME_JOINER.exec(line);
+    const token = joined === null ? null : readNumberAt(line, NAME_JOINER.lastIndex);
+    if (letter !== undefined && token?.percent) entries.push({ letter, raw: token });
   }
   return entries;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-interface NameMention {
-  letter: string;
-  pattern: RegExp;
-}
-
-/** One pattern per option, matching its name and what joins it to a figure. */
-function nameMentions(options: OptionMap): NameMention[] {
-  return Object.entries(options)
-    .map(([letter, text]) => ({ letter, name: escapeRegExp(text.trim()).replace(/\s+/g, "\\s+") }))
-    .filter(({ name }) => name !== "")
-    .map(({ letter, name }) => ({
-      letter,
-      pattern: new RegExp(
-        String.raw`(?<![\p{L}\p{N}])${name}(?![\p{L}\p{N}])${NAME_JOINER}`,
-        "giu",
-      ),
-    }));
-}
-
-/** Percentages written after option names in a sentence: "Red at 50%, Blue 30%". */
-function mentionedChoices(line: string, mentions: NameMention[]): ChoiceEntry[] {
-  const entries: { letter: string; raw: NumberToken }[] = [];
-  for (const { letter, pattern } of mentions) {
-    for (const match of line.matchAll(pattern)) {
-      const token = readNumberAt(line, match.index + match[0].length);
-      if (token?.percent) entries.push({ letter, raw: token });
-    }
-  }
-  return entries.sort((a, b) => a.raw.start - b.raw.start);
-}
-
 /** The option probabilities one line states: "A: 50%, B: 30%", "Option_B: 30%", "Red: 50%". */
-function lineEntries(
-  rawLine: string,
+interface LineReading {
+  entries: ChoiceEntry[];
+  /** Names with figures in a sentence rather than labelled lines. */
+  prose: boolean;
+}
+
+function labelledEntries(
+  line: string,
   options: OptionMap | null,
-  mentions: NameMention[],
-): ChoiceEntry[] {
-  const line = rawLine.replace(LINE_LEAD, "");
+  names: OptionNames | null,
+): ChoiceEntry[] | null {
   const inline = inlineEntries(line);
   if (inline.length >= 2) return inline;
   const lettered = labelledLetter(line);
@@ -123,41 +151,65 @@ function lineEntries(
     return [{ letter: lettered.letter, raw: letteredProbability.raw }];
   }
   if (inline.length === 1) return inline;
-  if (options === null) return [];
+  if (options === null || names === null) return [];
   const named = probabilityAfterLabel(line);
   const letter = named === null ? null : letterForLabel(line.slice(0, named.labelEnd), options);
-  return named !== null && letter !== null
-    ? [{ letter, raw: named.raw }]
-    : mentionedChoices(line, mentions);
+  if (named === null) return null;
+  if (letter !== null) return [{ letter, raw: named.raw }];
+  return UNPLACED_LABEL.test(line.slice(0, named.labelEnd).trim())
+    ? [{ letter: UNPLACED, raw: named.raw }]
+    : null;
+}
+
+function lineEntries(
+  rawLine: string,
+  options: OptionMap | null,
+  names: OptionNames | null,
+): LineReading {
+  const line = rawLine.replace(LINE_LEAD, "");
+  if (!/\d/.test(line)) return { entries: [], prose: false };
+  const labelled = labelledEntries(line, options, names);
+  if (labelled !== null) return { entries: labelled, prose: false };
+  return { entries: names === null ? [] : mentionedChoices(line, names), prose: true };
+}
+
+/** Runs of answer lines of one kind, split by lines of other text. */
+function lineBlocks(lines: string[], options: OptionMap | null): Block[] {
+  const names = options === null ? null : optionNames(options);
+  const blocks: Block[] = [];
+  let current: Block | null = null;
+  for (const line of lines) {
+    const reading = lineEntries(line, options, names);
+    const entries = reading.entries.filter(
+      (entry) =>
+        options === null ||
+        entry.letter === AMBIGUOUS ||
+        entry.letter === UNPLACED ||
+        entry.letter in options,
+    );
+    if (entries.length > 0 && current?.prose === reading.prose) {
+      current.entries.push(...entries);
+    } else if (entries.length > 0) {
+      if (current !== null) blocks.push(current);
+      current = { entries, prose: reading.prose };
+    } else if (!DECORATIVE.test(line) && current !== null) {
+      blocks.push(current);
+      current = null;
+    }
+  }
+  if (current !== null) blocks.push(current);
+  return blocks;
 }
 
 /**
- * Option probabilities from labelled lines, bullets and table rows. Consecutive answer lines
- * form a block; the answer is the last block, joined with earlier ones as long as they name
- * other options (reasoning between lines), and stopping at one that repeats an option (a
- * draft written before the final list).
+ * Option probabilities from labelled lines, bullets, table rows and sentences, read from the
+ * last line announcing the final answer when there is one and from the whole text otherwise.
  */
 export function choiceLines(text: string, options: OptionMap | null): ChoiceEntry[] {
-  const mentions = options === null ? [] : nameMentions(options);
-  const blocks: ChoiceEntry[][] = [];
-  let current: ChoiceEntry[] = [];
-  for (const line of text.split("\n")) {
-    const entries = lineEntries(line, options, mentions).filter(
-      (entry) => options === null || entry.letter in options,
-    );
-    if (entries.length > 0) {
-      current.push(...entries);
-    } else if (!DECORATIVE.test(line) && current.length > 0) {
-      blocks.push(current);
-      current = [];
-    }
-  }
-  if (current.length > 0) blocks.push(current);
-  const chosen = new Map<string, ChoiceEntry>();
-  for (const block of blocks.reverse()) {
-    if (block.some((entry) => chosen.has(entry.letter))) break;
-    const byLetter = new Map(block.map((entry) => [entry.letter, entry]));
-    for (const [letter, entry] of byLetter) chosen.set(letter, entry);
-  }
-  return [...chosen.values()];
+  const lines = text.split("\n");
+  const markerAt = lines.findLastIndex((line) => FINAL_MARKER.test(line));
+  const afterMarker =
+    markerAt === -1 ? [] : distributions(lineBlocks(lines.slice(markerAt), options));
+  const all = distributions(lineBlocks(lines, options));
+  return chooseDistribution(afterMarker, all, options);
 }

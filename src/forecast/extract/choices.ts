@@ -2,6 +2,7 @@ import type { ForecastAnswer, OptionMap } from "../types.js";
 import { choiceLines } from "./choice-lines.js";
 import { findJsonObjects, type JsonObject, withNested } from "./json-objects.js";
 import { letterForLabel } from "./option-labels.js";
+import { AMBIGUOUS } from "./option-names.js";
 import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
 import { plainText } from "./reply-text.js";
 import { type ChoiceEntry, rawNumberFrom, toChoiceProbabilities } from "./validate.js";
@@ -14,6 +15,16 @@ function entriesIn(object: JsonObject, options: OptionMap | null): ChoiceEntry[]
     if (letter !== null && raw !== null) entries.push({ letter, raw });
   }
   return entries;
+}
+
+/** A name that fits several options makes the whole statement unreadable, not a partial one. */
+function validated(
+  entries: ChoiceEntry[],
+  options: OptionMap | null,
+): Record<string, number> | null {
+  return entries.some((entry) => entry.letter === AMBIGUOUS)
+    ? null
+    : toChoiceProbabilities(entries, options);
 }
 
 /**
@@ -43,7 +54,7 @@ export function extractChoices(text: string, options: OptionMap | null): Outcome
         },
       },
     ],
-    (entries) => toChoiceProbabilities(entries, options),
+    (entries) => validated(entries, options),
   );
   return mapOutcome(outcome, (probabilities) => ({ type: "multiple_choice", probabilities }));
 }

@@ -1,18 +1,30 @@
 import type { OptionMap } from "../types.js";
+import { AMBIGUOUS, normalizeName, optionNames } from "./option-names.js";
 
 const LETTERED = /^(?:(?:option|choice)\s*)?\(?([a-z])\)?(?:[.):\]]\s*.*|\s+\(.*)?$/i;
 
-/** Lowercase words only, so "Red (Labour)" and "red labour" compare equal. */
-function normalizeText(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
+/** The option a label names by text, AMBIGUOUS when it fits several equally, or null. */
+function letterForName(wanted: string, options: OptionMap): string | null {
+  const names = optionNames(options);
+  const words = wanted.split(" ");
+  // "Red (Labour)" names Red: the longest leading run of words that is a name decides.
+  for (let count = words.length; count > 0; count--) {
+    const letter = names.lookup(words.slice(0, count).join(" "));
+    if (letter !== undefined) return letter;
+  }
+  if (wanted.length < 3) return null;
+  // A truncated name: "Liberal Dem" for "Liberal Democrat".
+  const owners = Object.entries(options)
+    .filter(([, text]) => normalizeName(text).startsWith(wanted))
+    .map(([letter]) => letter);
+  if (owners.length > 1) return AMBIGUOUS;
+  return owners[0] ?? null;
 }
 
 /**
  * The option letter a label names: "A", "Option_A", "option a", "A) Red", or, when the options
- * are known, the option's text ("Red", "Red (Labour)").
+ * are known, the option's text ("Red", "Red (Labour)", "Lopez" for "Ana López"). AMBIGUOUS when
+ * the text fits several options equally.
  */
 export function letterForLabel(label: string, options: OptionMap | null): string | null {
   const cleaned = label
@@ -23,18 +35,6 @@ export function letterForLabel(label: string, options: OptionMap | null): string
   const written = LETTERED.exec(cleaned)?.[1]?.toUpperCase();
   if (written !== undefined && (options === null || written in options)) return written;
   if (options === null) return null;
-  const wanted = normalizeText(cleaned);
-  if (wanted === "") return null;
-  let best: { letter: string; length: number } | null = null;
-  for (const [letter, text] of Object.entries(options)) {
-    const optionText = normalizeText(text);
-    if (optionText === "") continue;
-    if (optionText === wanted) return letter;
-    const overlaps =
-      wanted.startsWith(`${optionText} `) || (wanted.length >= 3 && optionText.startsWith(wanted));
-    if (overlaps && (best === null || optionText.length > best.length)) {
-      best = { letter, length: optionText.length };
-    }
-  }
-  return best?.letter ?? null;
+  const wanted = normalizeName(cleaned);
+  return wanted === "" ? null : letterForName(wanted, options);
 }
