@@ -19,8 +19,15 @@ const MULTIPLIERS: Record<string, number> = {
   bn: 1e9,
   billion: 1e9,
   t: 1e12,
+  tn: 1e12,
   trillion: 1e12,
 };
+
+/** What a scale word multiplies by ("k", "bn", "million", "billions"), or undefined. */
+export function scaleOfWord(word: string): number | undefined {
+  const lower = word.toLowerCase();
+  return MULTIPLIERS[lower] ?? (lower.endsWith("s") ? MULTIPLIERS[lower.slice(0, -1)] : undefined);
+}
 
 // Digits must not continue a word ("A1", "v0.5") or a hyphenated name ("COVID-19"); a minus sign
 // right after a digit is a range dash ("30-50"), not a sign.

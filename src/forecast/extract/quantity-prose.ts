@@ -1,4 +1,10 @@
-import { findNumbers, isYearLike, type NumberToken, readNumberAt } from "../numbers.js";
+import {
+  findNumbers,
+  isYearLike,
+  type NumberToken,
+  readNumberAt,
+  scaleOfWord,
+} from "../numbers.js";
 import { normalQuantile } from "./normal.js";
 
 // "42.5 ± 5.2", "1,750,000 (σ = 150,000)", "14.2 seats (SD 2.1)": a figure and its spread.
@@ -7,23 +13,11 @@ import { normalQuantile } from "./normal.js";
 const SPREAD_AFTER =
   /(?:[ \t]*\(?[ \t]*(?:±|\+\/-|\+\/−|\+-|plus or minus)|(?:[ \t]+[A-Za-z][\w-]*){0,2}[ \t]*\([ \t]*(?:σ|sd|s\.d\.|std\.?(?:[ \t]*dev\.?)?|stdev|standard deviation|sigma)[ \t]*(?:[:=≈~]|of)?)[ \t]*/iy;
 
-const SCALES: Record<string, number> = {
-  k: 1e3,
-  thousand: 1e3,
-  m: 1e6,
-  mn: 1e6,
-  million: 1e6,
-  b: 1e9,
-  bn: 1e9,
-  billion: 1e9,
-  t: 1e12,
-  trillion: 1e12,
-};
 const SCALE_WORD = /(?:k|m|mn|bn|b|t|thousand|million|billion|trillion)$/i;
 
 function scaleOf(text: string, token: NumberToken): number | undefined {
   const word = SCALE_WORD.exec(text.slice(token.start, token.end))?.[0];
-  return word === undefined ? undefined : SCALES[word.toLowerCase()];
+  return word === undefined ? undefined : scaleOfWord(word);
 }
 
 /**

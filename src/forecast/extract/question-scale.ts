@@ -4,23 +4,7 @@
  * question's unit, so such figures are restated in it before the reply is read.
  */
 
-const SCALE_OF_WORD: Record<string, number> = {
-  thousand: 1e3,
-  thousands: 1e3,
-  k: 1e3,
-  million: 1e6,
-  millions: 1e6,
-  m: 1e6,
-  mn: 1e6,
-  billion: 1e9,
-  billions: 1e9,
-  b: 1e9,
-  bn: 1e9,
-  trillion: 1e12,
-  trillions: 1e12,
-  t: 1e12,
-  tn: 1e12,
-};
+import { scaleOfWord } from "../numbers.js";
 
 /** "in billions (of dollars)", "(millions of barrels)", "in $bn", "in thousands". */
 const QUESTION_UNIT =
@@ -34,13 +18,13 @@ const SCALED_FIGURE =
 export function questionScale(question: string): number | null {
   const match = QUESTION_UNIT.exec(question);
   const word = match?.[1] ?? match?.[2];
-  return word === undefined ? null : (SCALE_OF_WORD[word.toLowerCase()] ?? null);
+  return word === undefined ? null : (scaleOfWord(word) ?? null);
 }
 
 /** The reply with every scaled figure restated in the question's unit ("$68.5B" → "$68.5"). */
 export function inQuestionUnit(reply: string, scale: number): string {
   return reply.replace(SCALED_FIGURE, (figure, currency: string, digits: string, word: string) => {
-    const wordScale = SCALE_OF_WORD[word.toLowerCase()];
+    const wordScale = scaleOfWord(word);
     if (wordScale === undefined) return figure;
     const value = (Number(digits.replaceAll(",", "")) * wordScale) / scale;
     return `${currency}${Number(value.toPrecision(12))}`;
