@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
+import { timedPost } from "../support/timed-requests.js";
 
 let server: TestServer;
 let org: TestOrg;
@@ -24,19 +25,12 @@ interface Answer {
 }
 
 async function complete(payload: Record<string, unknown>): Promise<Answer> {
-  const started = performance.now();
-  const response = await fetch(`${server.url}/v1/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ model: "sibyl-baseline", ...payload }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    bytes: text.length,
-    ms: performance.now() - started,
-    body: JSON.parse(text) as Answer["body"],
-  };
+  const reply = await timedPost(
+    `${server.url}/v1/completions`,
+    org.apiKey,
+    JSON.stringify({ model: "sibyl-baseline", ...payload }),
+  );
+  return { ...reply, body: JSON.parse(reply.text) as Answer["body"] };
 }
 
 const prompts = (count: number) =>

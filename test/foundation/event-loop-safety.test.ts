@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base64Blob, prose } from "../support/large-texts.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
+import { probeHealth, timedPost } from "../support/timed-requests.js";
 
 /*
  * The server runs every request on one thread: a request that computes for seconds stalls
@@ -33,40 +33,13 @@ interface Timed {
 }
 
 async function send(path: string, body: string): Promise<Timed> {
-  const started = performance.now();
-  const response = await fetch(`${server.url}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
-    body,
-  });
-  const json = (await response.json()) as { error?: { code: string | null } };
-  return {
-    status: response.status,
-    ms: performance.now() - started,
-    code: json.error?.code ?? null,
-  };
+  const reply = await timedPost(`${server.url}${path}`, org.apiKey, body);
+  const json = JSON.parse(reply.text) as { error?: { code: string | null } };
+  return { status: reply.status, ms: reply.ms, code: json.error?.code ?? null };
 }
 
 const chat = (content: string) =>
   JSON.stringify({ model: BASELINE, messages: [{ role: "user", content }] });
-
-/** Probes /healthz back to back until `stop` resolves; returns each probe's time. */
-async function probeHealth(stop: Promise<unknown>): Promise<number[]> {
-  let stopped = false;
-  void stop.finally(() => {
-    stopped = true;
-  });
-  const times: number[] = [];
-  while (!stopped) {
-    const started = performance.now();
-    const response = await fetch(`${server.url}/healthz`);
-    await response.arrayBuffer();
-    expect(response.status).toBe(200);
-    times.push(performance.now() - started);
-    await sleep(20);
-  }
-  return times;
-}
 
 describe("the server stays responsive under the worst inputs", () => {
   it("answers a megabyte prompt of one character within a second", async () => {
@@ -128,7 +101,7 @@ describe("the server stays responsive under the worst inputs", () => {
     const answers = Promise.all(
       worst.map(async ([label, path, body]) => ({ label, ...(await send(path, body)) })),
     );
-    const probes = await probeHealth(answers);
+    const probes = await probeHealth(server.url, answers);
     for (const answer of await answers) {
       expect(answer.status, answer.label).toBeGreaterThanOrEqual(200);
       expect(answer.status, answer.label).toBeLessThan(500);

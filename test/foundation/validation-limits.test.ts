@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ValidationDetail } from "../../src/error-responses.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
+import { timedPost } from "../support/timed-requests.js";
 
 let server: TestServer;
 let org: TestOrg;
@@ -25,19 +26,8 @@ interface Answer {
 }
 
 async function send(path: string, payload: unknown): Promise<Answer> {
-  const started = performance.now();
-  const response = await fetch(`${server.url}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    bytes: text.length,
-    ms: performance.now() - started,
-    body: JSON.parse(text) as Answer["body"],
-  };
+  const reply = await timedPost(`${server.url}${path}`, org.apiKey, JSON.stringify(payload));
+  return { ...reply, body: JSON.parse(reply.text) as Answer["body"] };
 }
 
 const MODEL = "sibyl-baseline";
