@@ -10,7 +10,7 @@ export interface Labelled<T> {
 }
 
 /** Figures right after each match of `label` (a global pattern ending at its separator). */
-export function labelledFigures<T>(
+function labelledFigures<T>(
   text: string,
   label: RegExp,
   read: (text: string, index: number) => T | null,
