@@ -5,6 +5,7 @@
  * To add a benchmark, append an entry to `benchmarks`.
  */
 import { availableParallelism, loadavg } from "node:os";
+import { benchArchive } from "./archive.js";
 import { benchBatches } from "./batches.js";
 import { benchCompletions } from "./completions.js";
 import { benchExtraction } from "./extraction.js";
@@ -49,6 +50,11 @@ const benchmarks: Benchmark[] = [
       await benchBatches();
       return true;
     },
+  },
+  {
+    // Import throughput and search p50/p99 over 100,000 articles on SQLite; target p50 < 20 ms.
+    name: "archive",
+    run: async () => (await benchArchive()).passed,
   },
 ];
 

@@ -8,6 +8,7 @@ import Fastify, {
   type RawServerDefault,
 } from "fastify";
 import type { DestinationStream, LoggerOptions } from "pino";
+import { asDatabaseOutage } from "./cluster/database-outage.js";
 import { registerBearerAuth } from "./http/auth.js";
 import { answerClientError } from "./http/client-errors.js";
 import { errorBody, handleError } from "./http/errors.js";
@@ -16,8 +17,9 @@ import { HttpMetrics } from "./http/metrics.js";
 import { openApiOptions } from "./http/openapi.js";
 import { redactUrl } from "./http/redact-url.js";
 import { requestIdOf } from "./http/request-id.js";
+import { RESPONSE_SCHEMAS } from "./http/routes/responses.js";
 import { registerSystemRoutes } from "./http/routes/system.js";
-import { v1Routes } from "./http/routes/v1.js";
+import { FORESIGHT_PREFIXES, v1Routes } from "./http/routes/v1.js";
 import { SHARED_SCHEMAS } from "./http/schemas/index.js";
 import { refuseUnknownTransferCoding } from "./http/transfer-coding.js";
 import { createValidatorCompiler } from "./http/validation.js";
@@ -121,7 +123,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     if (closing) app.server.closeIdleConnections();
   });
   app.addHook("onRequest", refuseUnknownTransferCoding);
-  app.setErrorHandler(handleError);
+  app.setErrorHandler((error: Error, request, reply) =>
+    handleError(asDatabaseOutage(error), request, reply),
+  );
   app.setNotFoundHandler((request, reply) =>
     reply
       .status(404)
@@ -137,9 +141,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const metrics = new HttpMetrics(services.metrics.registry);
   metrics.instrument(app);
   await app.register(swagger, openApiOptions(services.config));
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...RESPONSE_SCHEMAS]) app.addSchema(schema);
   registerSystemRoutes(app, metrics, services);
-  for (const prefix of ["/v1", "/v1/compat"]) {
+  for (const prefix of ["/v1", "/v1/compat", ...FORESIGHT_PREFIXES]) {
     await app.register(
       async (scope) => {
         registerBearerAuth(scope, services.apiKeys);

@@ -30,6 +30,7 @@ const STATUS: Record<ErrorKind, number> = {
   upstream_timeout: 504,
   request_timeout: 408,
   headers_too_large: 431,
+  unavailable: 503,
 };
 
 const TYPE: Record<ErrorKind, string> = {
@@ -47,6 +48,7 @@ const TYPE: Record<ErrorKind, string> = {
   upstream_timeout: "upstream_error",
   request_timeout: "invalid_request_error",
   headers_too_large: "invalid_request_error",
+  unavailable: "api_error",
 };
 
 /** Statuses where an automatic client retry can only repeat the same failure. */

@@ -16,7 +16,8 @@ export type ErrorKind =
   | "upstream_busy"
   | "upstream_timeout"
   | "request_timeout"
-  | "headers_too_large";
+  | "headers_too_large"
+  | "unavailable";
 
 export interface ServiceErrorOptions {
   code?: string;
@@ -55,8 +56,9 @@ export const notFound = (what: string, id: string, param: string | null = null) 
 export const insufficientCredits = () =>
   new ServiceError(
     "insufficient_credits",
-    "Insufficient credits: top up the organization's balance to continue.",
-    { code: "insufficient_credits" },
+    "Insufficient credits: top up the organization's balance to continue (POST /v1/mpp/topup with X-API-Key).",
+    // Where an agent refills by itself (RFC 8288).
+    { code: "insufficient_credits", headers: { link: '</v1/mpp/topup>; rel="payment"' } },
   );
 
 export const invalidRequest = (message: string, code: string, param: string | null = null) =>

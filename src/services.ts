@@ -4,6 +4,9 @@ import { Organizations } from "./auth/organizations.js";
 import { Batches } from "./batches/batches-service.js";
 import { HoldKeeper } from "./billing/hold-keeper.js";
 import { Ledger } from "./billing/ledger.js";
+import type { Cluster } from "./cluster/cluster.js";
+import { openCluster } from "./cluster/open-cluster.js";
+import { stderrClusterLog } from "./cluster/stderr-log.js";
 import { describeBaselineForecast, QuestionClassifier } from "./completions/forecast-step.js";
 import { CompletionPipeline } from "./completions/pipeline.js";
 import type { CompletionService } from "./completions/types.js";
@@ -19,6 +22,13 @@ import { RATE_LIMIT_WINDOW_SECONDS, RateLimiter } from "./limits/rate-limiter.js
 import type { WindowCounter } from "./limits/window-counter.js";
 import { ModelCatalogue } from "./models/catalogue.js";
 import { ServiceMetrics } from "./observability/metrics.js";
+import { createPaymentSetup } from "./payments/create-rails.js";
+import { Topups } from "./payments/topups.js";
+import { ArchiveSource } from "./research/archive/archive-source.js";
+import { configuredSources } from "./research/configured-sources.js";
+import { HTTP_PROVIDERS, type HttpProviderEntry } from "./research/providers/catalogue.js";
+import { Research, type ResearchLog } from "./research/research.js";
+import { stderrResearchLog } from "./research/research-log.js";
 import { type Clock, systemClock } from "./util/clock.js";
 import { newId } from "./util/ids.js";
 
@@ -35,12 +45,16 @@ export interface Services {
   ledger: Ledger;
   /** Heartbeat and release of dead processes' holds; `serve` and `worker` start it. */
   holds: HoldKeeper;
+  /** The processes sharing the database: batch work announcements and sweep duties. */
+  cluster: Cluster;
   catalogue: ModelCatalogue;
   providers: ProviderRegistry;
   rateLimiter: RateLimiter;
   completions: CompletionService;
   files: Files;
   batches: Batches;
+  /** Machine-payment top-ups; null when no payments are configured. */
+  topups: Topups | null;
   close(): Promise<void>;
 }
 
@@ -50,6 +64,10 @@ export interface ServiceOptions {
   env?: Record<string, string | undefined>;
   /** Run migrations before use (default true; `sibyl migrate` runs them on its own). */
   migrate?: boolean;
+  /** Search providers beside the built-in ones, by the name the configuration gives them. */
+  researchProviders?: Record<string, HttpProviderEntry>;
+  /** Where research logs skipped sources and leak-guard drops; default stderr. */
+  researchLog?: ResearchLog;
 }
 
 export async function createServices(
@@ -57,13 +75,31 @@ export async function createServices(
   options: ServiceOptions = {},
 ): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const database = connectDatabase(config.database.url);
+  // Payment secrets are checked before anything is opened: a missing one stops the start.
+  const payments = config.payments
+    ? {
+        config: config.payments,
+        ...createPaymentSetup(config.payments, options.env ?? process.env),
+      }
+    : null;
+  const researchSources = configuredSources(config.research, {
+    http: { ...HTTP_PROVIDERS, ...options.researchProviders },
+    env: options.env ?? process.env,
+  });
+  const database = connectDatabase(config.database.url, {
+    poolSize: config.database.pool_size,
+    statementTimeoutMs: config.database.statement_timeout_ms,
+    connectTimeoutMs: config.database.connect_timeout_ms,
+    onConnectionError: (error) =>
+      stderrClusterLog.error({ err: error }, "database connection failed; dropped"),
+  });
   try {
     if (options.migrate ?? true) await migrateToLatest(database);
   } catch (error) {
     await database.close();
     throw error;
   }
+  const cluster = await openCluster(config.database, database, stderrClusterLog);
   const metrics = new ServiceMetrics();
   const ledger = new Ledger(database.db, clock, newId("prc_", 16));
   const holds = new HoldKeeper(database.db, ledger, clock, config.batches.lease_seconds);
@@ -82,6 +118,18 @@ export async function createServices(
     holds,
     metrics,
     classifier: new QuestionClassifier(config, providers),
+    research: new Research(
+      researchSources(new ArchiveSource(database.db)),
+      {
+        cacheSeconds: config.research.cache_seconds,
+        contextTokens: config.research.context_tokens,
+      },
+      {
+        clock,
+        metrics,
+        log: options.researchLog ?? stderrResearchLog(config.server.log_level),
+      },
+    ),
   });
   const files = new Files(
     database.db,
@@ -90,6 +138,9 @@ export async function createServices(
   );
   const organizations = new Organizations(database.db, clock);
   const apiKeys = new ApiKeys(database.db, clock);
+  const accounts = new Accounts(database.db, organizations, apiKeys, ledger);
+  const batches = new Batches(database.db, clock);
+  batches.listen(() => cluster.announceBatchWork());
   return {
     config,
     clock,
@@ -97,9 +148,10 @@ export async function createServices(
     metrics,
     organizations,
     apiKeys,
-    accounts: new Accounts(database.db, organizations, apiKeys, ledger),
+    accounts,
     ledger,
     holds,
+    cluster,
     catalogue,
     providers,
     rateLimiter: new RateLimiter(
@@ -109,9 +161,22 @@ export async function createServices(
     ),
     completions,
     files,
-    batches: new Batches(database.db, clock),
+    batches,
+    topups: payments
+      ? new Topups({
+          db: database.db,
+          clock,
+          ledger,
+          accounts,
+          signer: payments.signer,
+          rails: payments.rails,
+          realm: new URL(config.server.public_url).host,
+          challengeTtlSeconds: payments.config.challenge_ttl_seconds,
+        })
+      : null,
     close: async () => {
       await holds.stop();
+      await cluster.close();
       await files.close();
       await providers.close();
       await database.close();

@@ -179,6 +179,19 @@ export async function requeue(db: Db, fence: LineFence, availableAt: number): Pr
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Hands a line this worker is giving up (it is shutting down) back to the queue, as if this
+ * attempt never started; false when the attempt had already finished or lost the line.
+ */
+export async function returnLine(db: Db, fence: LineFence): Promise<boolean> {
+  const changed = await db.changes(sql`
+    update batch_lines
+       set status = 'queued', attempts = attempts - 1, lease_owner = null, lease_until = null
+     where batch_id = ${fence.batchId} and line_number = ${fence.lineNumber}
+       and status = 'running' and lease_owner = ${fence.owner} and attempts = ${fence.attempts}`);
+  return changed > 0;
+}
+
 /** The columns of a line that ends failed with no response (it never ran, or never finished). */
 function failedWithoutResult(error: { code: string; message: string }, now: number) {
   return {

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Ledger } from "../billing/ledger.js";
+import type { Cluster } from "../cluster/cluster.js";
 import type { CompletionService } from "../completions/types.js";
 import type { DatabaseHandle } from "../db/connect.js";
 import type { Db } from "../db/database.js";
@@ -24,6 +26,7 @@ import {
   extendLineLeases,
   failUnstarted,
   reclaimExpired,
+  returnLine,
 } from "./line-queue.js";
 import { lineBillingReference, runLine } from "./line-runner.js";
 import { validateBatch } from "./validate-batch.js";
@@ -35,6 +38,8 @@ export interface BatchWorkerDeps {
   files: Files;
   completions: CompletionService;
   clock: Clock;
+  /** Announces and hears batch work across processes, and says who sweeps expired leases. */
+  cluster: Cluster;
   knownModel(id: string): boolean;
   log: WorkerLog;
 }
@@ -49,11 +54,18 @@ export interface BatchWorkerOptions {
   priceMultiplier: number;
   /** How long a claim lives without renewal; a dead worker's lines return after this. */
   leaseMs?: number;
-  /** How often batches are checked for work other than running lines. */
+  /**
+   * How often batches are checked for work other than running lines. Announcements wake the
+   * worker at once; this poll is the fallback that catches anything they miss.
+   */
   pollMs?: number;
   maxAttempts?: number;
   retryBaseMs?: number;
   fileSweepMs?: number;
+}
+
+interface InFlightLine extends ClaimedLine {
+  organizationId: string;
 }
 
 const EXPIRED = {
@@ -77,7 +89,7 @@ export class BatchWorker {
   private readonly maxAttempts: number;
   private readonly retryBaseMs: number;
   private readonly fileSweepMs: number;
-  private readonly inFlight = new Map<string, ClaimedLine>();
+  private readonly inFlight = new Map<string, InFlightLine>();
   /** Validation or finalization jobs this worker holds the batch lease for. */
   private readonly jobs = new Map<string, Promise<void>>();
   private readonly lineSlots = new Wakeup();
@@ -113,17 +125,44 @@ export class BatchWorker {
     this.batchEvents.wake();
   }
 
-  /** Stops claiming, lets running lines and jobs finish, then releases everything. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and lets running lines and jobs finish for up to `graceMs`; lines still
+   * running then go back to the queue (their holds returned), and other workers are told.
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    const deadline = this.deps.clock.now() + graceMs;
+    const left = () => Math.max(0, deadline - this.deps.clock.now());
     this.batchEvents.wake();
     this.lineSlots.wake();
     await Promise.all(this.loops);
-    while (this.inFlight.size > 0) await this.lineSlots.wait(this.pollMs);
-    await Promise.all(this.jobs.values());
+    while (this.inFlight.size > 0 && left() > 0) {
+      await this.lineSlots.wait(Math.min(this.pollMs, left()));
+    }
+    if (this.inFlight.size > 0) await this.returnUnfinished();
+    await within(Promise.all(this.jobs.values()), left());
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.renewal;
+  }
+
+  /** Gives the lines still running back to the queue, with their holds, in one transaction. */
+  private async returnUnfinished(): Promise<void> {
+    const lines = [...this.inFlight.values()];
+    try {
+      await this.deps.handle.db.transaction(async (tx) => {
+        for (const line of lines) {
+          const fence = { ...line, owner: this.id };
+          if (!(await returnLine(tx, fence))) continue;
+          const reference = lineBillingReference(line.batchId, line.customId);
+          await this.deps.ledger.releaseByReference(line.organizationId, [reference], tx);
+        }
+      });
+      this.deps.cluster.announceBatchWork();
+    } catch (error) {
+      // Their leases run out instead, and another worker reclaims them then.
+      this.deps.log.error({ err: error }, "returning unfinished batch lines failed");
+    }
   }
 
   private async claimLoop(): Promise<void> {
@@ -167,7 +206,7 @@ export class BatchWorker {
 
   private startLine(line: ClaimedLine, organizationId: string): void {
     const key = `${line.batchId}#${line.lineNumber}`;
-    this.inFlight.set(key, line);
+    this.inFlight.set(key, { ...line, organizationId });
     runLine(
       {
         db: this.deps.handle.db,
@@ -190,6 +229,8 @@ export class BatchWorker {
       .finally(() => {
         this.inFlight.delete(key);
         this.lineSlots.wake();
+        // The batch has no lines left to hand out: see whether it can be finalized.
+        if (!this.runnable.some((batch) => batch.id === line.batchId)) this.batchEvents.wake();
       });
   }
 
@@ -238,11 +279,16 @@ export class BatchWorker {
   /** Keeps an in-progress batch moving; true while it still has lines to hand out. */
   private async progress(batch: UnfinishedBatch, expired: boolean): Promise<boolean> {
     const { db } = this.deps.handle;
-    // Usually no worker died: look before opening a transaction.
-    if ((await expiredRunningLines(db, batch.id, this.deps.clock.now())).length > 0) {
+    // One worker of the cluster looks for lines of dead workers. Usually none died: look before
+    // opening a transaction.
+    if (
+      (await this.deps.cluster.leads("batch-leases")) &&
+      (await expiredRunningLines(db, batch.id, this.deps.clock.now())).length > 0
+    ) {
       await this.returnDeadLines(batch, (tx, nowMs) =>
         reclaimExpired(tx, batch.id, nowMs, this.maxAttempts, unixSeconds(this.deps.clock)),
       );
+      this.deps.cluster.announceBatchWork();
     }
     if (expired) {
       await this.windDown(batch, EXPIRED, "in_progress", "expired");
@@ -291,6 +337,8 @@ export class BatchWorker {
     const batch = await batchById(this.deps.handle.db, batchId);
     if (batch?.status !== "validating") return;
     await validateBatch(this.deps, batch);
+    // Its lines are queued now: every worker may claim them.
+    this.deps.cluster.announceBatchWork();
   }
 
   private async expireUnvalidated(batchId: string): Promise<void> {
@@ -352,7 +400,14 @@ export class BatchWorker {
   private async sweepFiles(): Promise<void> {
     const now = this.deps.clock.now();
     if (now - this.lastFileSweep < this.fileSweepMs) return;
+    if (!(await this.deps.cluster.leads("files"))) return;
     this.lastFileSweep = now;
     await this.deps.files.sweepExpired();
   }
+}
+
+/** Waits for `work`, or `ms` at most, without the wait keeping the process alive. */
+function within(work: Promise<unknown>, ms: number): Promise<unknown> {
+  if (!Number.isFinite(ms)) return work;
+  return Promise.race([work, sleep(ms, undefined, { ref: false })]);
 }

@@ -1,3 +1,4 @@
+import { sweepExclusively } from "../cluster/exclusive-sweep.js";
 import type { Db } from "../db/database.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import type { Ledger, Reservation } from "./ledger.js";
@@ -67,8 +68,11 @@ export class HoldKeeper {
     const now = unixSeconds(this.clock);
     await beat(this.db, this.ledger.owner, this.role, now);
     const aliveSince = now - this.leaseSeconds;
-    await this.ledger.releaseOrphaned(aliveSince);
-    await forgetDead(this.db, aliveSince);
+    // One process of the cluster at a time returns dead processes' holds; the others skip.
+    await sweepExclusively(this.db, "dead-process-holds", async (tx) => {
+      await this.ledger.releaseOrphaned(aliveSince, tx);
+      await forgetDead(tx, aliveSince);
+    });
     await this.retryPending();
   }
 

@@ -29,6 +29,29 @@ export interface SettleDetails extends EntryDetails {
    * its hold instead, and the database's unique key decides which one came second.
    */
   once?: boolean;
+  /**
+   * The parts of the cost (inference, each research source), each written as its own entry in
+   * this order. Their amounts add up to the cost. Default: one entry with `memo`.
+   */
+  items?: ChargeItem[];
+}
+
+export interface ChargeItem {
+  amountNanos: number;
+  memo: string | null;
+}
+
+/**
+ * Shares out a charge that fell short of the cost (the balance ran out): the parts are paid in
+ * order, the first in full before the next gets anything.
+ */
+export function allocateCharge(amounts: readonly number[], chargedNanos: number): number[] {
+  let left = chargedNanos;
+  return amounts.map((amount) => {
+    const paid = Math.min(amount, left);
+    left -= paid;
+    return paid;
+  });
 }
 
 export interface Settlement {
@@ -124,9 +147,10 @@ export class Ledger {
     db: Db = this.db,
   ): Promise<Settlement> {
     assertAmount(actualNanos);
-    const entry = { reference: details.reference ?? null, memo: details.memo ?? null };
+    const reference = details.reference ?? null;
+    const items = chargeItems(actualNanos, details);
     return db.transaction(async (tx) => {
-      if (details.once && entry.reference !== null) {
+      if (details.once && reference !== null) {
         // The reference is claimed only for a hold that is still open: a released hold must not
         // use up the one charge its work may make.
         if (!(await this.lockIfHeld(tx, reservation))) {
@@ -135,7 +159,7 @@ export class Ledger {
         const first = await claimOnce(
           tx,
           chargeScope(reservation.organizationId),
-          entry.reference,
+          reference,
           unixSeconds(this.clock),
         );
         if (!first) {
@@ -143,22 +167,29 @@ export class Ledger {
           return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
         }
       }
-      const outcome = await this.claimAndChargeCovered(tx, reservation, actualNanos, entry);
+      const outcome = await this.claimAndChargeCovered(
+        tx,
+        reservation,
+        actualNanos,
+        reference,
+        items,
+      );
       if (outcome === "not claimed") {
         return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
       }
       if (outcome !== "not covered") return outcome;
-      const settlement = await this.chargeWhatRemains(tx, reservation);
-      if (settlement.chargedNanos > 0) {
-        await this.appendEntry(
-          tx,
-          reservation.organizationId,
-          "charge",
-          -settlement.chargedNanos,
-          settlement.balanceNanos,
-          entry,
-        );
-      }
+      const settlement = await this.chargeWhatRemains(tx, reservation, actualNanos);
+      const paid = allocateCharge(
+        items.map((item) => item.amountNanos),
+        settlement.chargedNanos,
+      );
+      await this.appendCharges(
+        tx,
+        reservation.organizationId,
+        settlement.balanceNanos,
+        reference,
+        items.map((item, index) => ({ amountNanos: paid[index] ?? 0, memo: item.memo })),
+      );
       return settlement;
     });
   }
@@ -172,7 +203,8 @@ export class Ledger {
     tx: Db,
     reservation: Reservation,
     actualNanos: number,
-    entry: { reference: string | null; memo: string | null },
+    reference: string | null,
+    items: ChargeItem[],
   ): Promise<Settlement | "not claimed" | "not covered"> {
     const now = unixSeconds(this.clock);
     if (tx.dialect === "postgres") {
@@ -183,7 +215,8 @@ export class Ledger {
           holdNanos: reservation.amountNanos,
           actualNanos,
           now,
-          ...entry,
+          reference,
+          items: items.map((item, index) => ({ ...item, laterNanos: laterSum(items, index) })),
         }),
       );
       if (!outcome?.claimed) return "not claimed";
@@ -198,29 +231,60 @@ export class Ledger {
       where id = ${reservation.organizationId} and balance_nanos >= ${actualNanos - hold}
       returning balance_nanos`);
     if (!covered) return "not covered";
-    if (actualNanos > 0) {
-      await this.appendEntry(
-        tx,
-        reservation.organizationId,
-        "charge",
-        -actualNanos,
-        covered.balance_nanos,
-        entry,
-      );
-    }
+    await this.appendCharges(
+      tx,
+      reservation.organizationId,
+      covered.balance_nanos,
+      reference,
+      items,
+    );
     return { chargedNanos: actualNanos, balanceNanos: covered.balance_nanos };
   }
 
-  /** The cost outran the hold and the balance: charge everything there is, down to zero. */
-  private async chargeWhatRemains(tx: Db, reservation: Reservation): Promise<Settlement> {
-    const charged = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
+  /**
+   * One charge entry per part that cost something, in order; each states the balance as it
+   * stood after it, so the last one states `balanceAfterNanos`.
+   */
+  private async appendCharges(
+    tx: Statements,
+    organizationId: string,
+    balanceAfterNanos: number,
+    reference: string | null,
+    items: ChargeItem[],
+  ): Promise<void> {
+    for (const [index, item] of items.entries()) {
+      if (item.amountNanos === 0) continue;
+      await this.appendEntry(
+        tx,
+        organizationId,
+        "charge",
+        -item.amountNanos,
+        balanceAfterNanos + laterSum(items, index),
+        { reference, memo: item.memo },
+      );
+    }
+  }
+
+  /**
+   * The cost outran the hold and the balance: charge everything there is, down to zero, but
+   * never more than the cost.
+   */
+  private async chargeWhatRemains(
+    tx: Db,
+    reservation: Reservation,
+    actualNanos: number,
+  ): Promise<Settlement> {
+    // Read under the row lock: a release that raced in since the first try may now cover more.
+    const available = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
+    const charged = Math.min(actualNanos, available);
+    const balance = available - charged;
     await tx.changes(
-      sql`update organizations set balance_nanos = 0 where id = ${reservation.organizationId}`,
+      sql`update organizations set balance_nanos = ${balance} where id = ${reservation.organizationId}`,
     );
     await tx.changes(
       sql`update reservations set charged_nanos = ${charged} where id = ${reservation.id}`,
     );
-    return { chargedNanos: charged, balanceNanos: 0 };
+    return { chargedNanos: charged, balanceNanos: balance };
   }
 
   /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
@@ -367,6 +431,28 @@ export class Ledger {
       values (${organizationId}, ${kind}, ${amountNanos}, ${balanceAfterNanos}, ${reference},
         ${memo}, ${unixSeconds(this.clock)})`);
   }
+}
+
+function chargeItems(actualNanos: number, details: SettleDetails): ChargeItem[] {
+  const items = details.items ?? [{ amountNanos: actualNanos, memo: details.memo ?? null }];
+  let sum = 0;
+  for (const item of items) {
+    assertAmount(item.amountNanos);
+    sum += item.amountNanos;
+  }
+  if (sum !== actualNanos) {
+    throw new RangeError(`charge items add up to ${sum} nano-dollars, not ${actualNanos}`);
+  }
+  return items;
+}
+
+/** What the parts after `index` add up to. */
+function laterSum(items: readonly ChargeItem[], index: number): number {
+  let sum = 0;
+  for (let later = index + 1; later < items.length; later++) {
+    sum += (items[later] as ChargeItem).amountNanos;
+  }
+  return sum;
 }
 
 /** The single-use scope of an organization's charges. */

@@ -37,7 +37,8 @@ export interface SettleValues {
   holdNanos: number;
   actualNanos: number;
   reference: string | null;
-  memo: string | null;
+  /** One charge entry each (those that cost something), in order. */
+  items: { amountNanos: number; memo: string | null; laterNanos: number }[];
   now: number;
 }
 
@@ -50,12 +51,15 @@ export interface ClaimOutcome {
 
 /**
  * Claims the reservation and, when the hold plus the balance cover the cost, charges it and
- * writes the ledger entry. Claiming comes first and everything else reads its result, so a
+ * writes its ledger entries. Claiming comes first and everything else reads its result, so a
  * concurrent second settlement waits on the reservation's row lock and then changes nothing.
  * Run inside a transaction: an uncovered cost is charged by the statements that follow.
  */
 export function claimAndChargeCovered(settle: SettleValues): RawBuilder<ClaimOutcome> {
   const refund = settle.holdNanos - settle.actualNanos;
+  const amounts = settle.items.map((item) => item.amountNanos);
+  const laters = settle.items.map((item) => item.laterNanos);
+  const memos = settle.items.map((item) => item.memo);
   return sql<ClaimOutcome>`
     with claimed as (
       update reservations
@@ -69,10 +73,12 @@ export function claimAndChargeCovered(settle: SettleValues): RawBuilder<ClaimOut
     ), entry as (
       insert into ledger_entries
         (organization_id, kind, amount_nanos, balance_after_nanos, reference, memo, created_at)
-      select ${settle.organizationId}, 'charge', ${-settle.actualNanos}, balance_nanos,
-        ${settle.reference}, ${settle.memo}, ${settle.now}
-      from covered
-      where ${settle.actualNanos}::bigint > 0
+      select ${settle.organizationId}, 'charge', -item.amount, covered.balance_nanos + item.later,
+        ${settle.reference}, item.memo, ${settle.now}
+      from covered cross join unnest(${amounts}::bigint[], ${laters}::bigint[], ${memos}::text[])
+        with ordinality as item(amount, later, memo, position)
+      where item.amount > 0
+      order by item.position
     )
     select (select count(*) from claimed) as claimed,
       (select balance_nanos from covered) as balance_nanos`;

@@ -2,6 +2,8 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/index.js";
 import { ServiceError } from "../errors.js";
 import { adminCommands } from "./admin.js";
+import { EVAL_OPTIONS, evalCommand } from "./eval.js";
+import { newsCommand } from "./news.js";
 import { serve } from "./serve.js";
 import { runWorker } from "./worker.js";
 
@@ -25,6 +27,14 @@ Commands:
   keys create --org ORG_ID                                   → {"api_key","api_key_id"}
   keys list --org ORG_ID
   keys revoke KEY_ID
+  news import FILE.jsonl                                     → {"imported","duplicates","rejected"}
+  eval run --questions FILE [--resolutions FILE] --model ID [--model ID …]
+           [--base-url URL] [--api-key KEY] [--research] [--samples K]
+           [--aggregate median|mean|logit_mean|trimmed_mean] [--limit N] [--out DIR]
+           [--organization NAME] [--knowledge-cutoff ID=DATE] [--poll-interval SECONDS]
+                                                             backtest through the batch API; resumes
+                                                             in the same --out (key: SIBYL_API_KEY)
+  eval report --out DIR [--resolutions FILE] [--aggregate A]  score a finished backtest again
 
 Every command takes --config FILE (default ./sibyl.yaml when present). Environment overrides:
 SIBYL_CONFIG, SIBYL_PORT, SIBYL_HOST, SIBYL_DATABASE_URL, SIBYL_DATA_DIR.`;
@@ -39,6 +49,7 @@ const OPTIONS = {
   org: { type: "string" },
   usd: { type: "string" },
   help: { type: "boolean", short: "h" },
+  ...EVAL_OPTIONS,
 } as const;
 
 export type CliValues = ReturnType<typeof parse>["values"];
@@ -68,6 +79,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
     if (command === "serve") return await serve(config, { worker: !values["no-worker"] });
     if (command === "worker") return await runWorker(config, io);
+    if (command === "news") return await newsCommand(rest, config, io);
+    if (command === "eval") return await evalCommand(rest, values, config, io);
     return await adminCommands(command, rest, values, config, io);
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {

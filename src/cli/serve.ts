@@ -1,5 +1,6 @@
 import { buildApp } from "../app.js";
 import type { Config } from "../config/index.js";
+import { startFeedWatcher } from "../research/feeds/feed-watcher.js";
 import { createServices } from "../services.js";
 import { createBatchWorker } from "./worker.js";
 
@@ -7,7 +8,11 @@ export interface ServeOptions {
   worker: boolean;
 }
 
-/** Runs the API until SIGTERM/SIGINT, then drains in-flight requests and exits. */
+/**
+ * Runs the API until SIGTERM/SIGINT. Then it stops accepting connections, lets in-flight
+ * requests, streams and batch lines finish for up to `shutdown.grace_seconds`, cuts what is
+ * left (unfinished batch lines go back to the queue for other workers) and exits.
+ */
 export async function serve(config: Config, options: ServeOptions): Promise<number> {
   const services = await createServices(config);
   const app = await buildApp(services);
@@ -15,6 +20,10 @@ export async function serve(config: Config, options: ServeOptions): Promise<numb
 
   await app.listen({ host: config.server.host, port: config.server.port });
   const batchWorker = options.worker ? createBatchWorker(services, app.log) : null;
+  // Background work runs where the batch worker does: API-only processes stay lean.
+  const feeds = options.worker
+    ? startFeedWatcher(config.news.feeds, services.database.db, services.clock, app.log)
+    : null;
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
@@ -24,8 +33,12 @@ export async function serve(config: Config, options: ServeOptions): Promise<numb
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
   });
-  await batchWorker?.stop();
-  await app.close();
+  const graceMs = config.shutdown.grace_seconds * 1000;
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  cut.unref();
+  await feeds?.stop();
+  await Promise.all([app.close(), batchWorker?.stop(graceMs)]);
+  clearTimeout(cut);
   await services.close();
   return 0;
 }

@@ -1,14 +1,21 @@
 import { BatchWorker, type BatchWorkerOptions, type WorkerLog } from "../batches/worker.js";
 import type { Config } from "../config/index.js";
+import { jsonLinesFeedLog, startFeedWatcher } from "../research/feeds/feed-watcher.js";
 import { createServices, type Services } from "../services.js";
 import type { CliIo } from "./run.js";
 
-/** A batch worker over the services, told at once about batches created or cancelled here. */
+/**
+ * Announcements wake workers at once; with several processes on PostgreSQL they come by NOTIFY,
+ * so polling is only the slow fallback there.
+ */
+const FALLBACK_POLL_MS = { sqlite: 250, postgres: 2_000 } as const;
+
+/** A batch worker over the services, told at once about batches created or cancelled anywhere. */
 export function createBatchWorker(
   services: Services,
   log: WorkerLog,
   options: Partial<BatchWorkerOptions> = {},
-): { worker: BatchWorker; stop(): Promise<void> } {
+): { worker: BatchWorker; stop(graceMs?: number): Promise<void> } {
   const worker = new BatchWorker(
     {
       handle: services.database,
@@ -16,6 +23,7 @@ export function createBatchWorker(
       files: services.files,
       completions: services.completions,
       clock: services.clock,
+      cluster: services.cluster,
       knownModel: (id) => services.catalogue.has(id),
       log,
     },
@@ -23,16 +31,17 @@ export function createBatchWorker(
       concurrency: services.config.batches.concurrency,
       priceMultiplier: services.config.batches.price_multiplier,
       leaseMs: services.config.batches.lease_seconds * 1000,
+      pollMs: FALLBACK_POLL_MS[services.database.dialect],
       ...options,
     },
   );
-  const unlisten = services.batches.listen(() => worker.notify());
+  const unlisten = services.cluster.onBatchWork(() => worker.notify());
   worker.start();
   return {
     worker,
-    stop: async () => {
+    stop: async (graceMs) => {
       unlisten();
-      await worker.stop();
+      await worker.stop(graceMs);
     },
   };
 }
@@ -52,17 +61,36 @@ export function stderrLog(io: CliIo): WorkerLog {
   };
 }
 
-/** `sibyl worker`: runs batches until SIGTERM/SIGINT, then lets running lines finish. */
+/**
+ * `sibyl worker`: runs batches until SIGTERM/SIGINT, then lets running lines finish for up to
+ * `shutdown.grace_seconds` and hands the rest back to the queue for other workers.
+ */
 export async function runWorker(config: Config, io: CliIo): Promise<number> {
   const services = await createServices(config);
   const log = stderrLog(io);
   await services.holds.start("worker", log);
   const running = createBatchWorker(services, log);
-  await new Promise<void>((resolve) => {
+  const feeds = startFeedWatcher(
+    config.news.feeds,
+    services.database.db,
+    services.clock,
+    jsonLinesFeedLog(io.stderr),
+  );
+  const signalled = new Promise<void>((resolve) => {
     process.once("SIGTERM", () => resolve());
     process.once("SIGINT", () => resolve());
   });
-  await running.stop();
+  io.stderr(
+    JSON.stringify({
+      level: "info",
+      time: Date.now(),
+      msg: "worker started",
+      worker: running.worker.id,
+    }),
+  );
+  await signalled;
+  await feeds?.stop();
+  await running.stop(config.shutdown.grace_seconds * 1000);
   await services.close();
   return 0;
 }

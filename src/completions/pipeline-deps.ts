@@ -5,6 +5,7 @@ import type { Db } from "../db/database.js";
 import type { ProviderRegistry } from "../inference/registry.js";
 import type { ModelCatalogue } from "../models/catalogue.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
+import type { Research } from "../research/research.js";
 import type { Clock } from "../util/clock.js";
 import type { QuestionClassifier } from "./forecast-step.js";
 
@@ -17,5 +18,6 @@ export interface PipelineDeps {
   ledger: Ledger;
   holds: HoldKeeper;
   classifier: QuestionClassifier;
+  research: Research;
   metrics: ServiceMetrics;
 }

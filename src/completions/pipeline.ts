@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Reservation } from "../billing/ledger.js";
 import type { InferenceResult, ProviderChoice } from "../inference/provider.js";
+import { annotationsOf } from "./annotations.js";
 import { countAnswer } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import {
@@ -23,7 +24,7 @@ import type {
   TextCompletionResponse,
   Usage,
 } from "./types.js";
-import { billFor, countedUsage, UsageTally, usageObject } from "./usage.js";
+import { billFor, chargeItems, countedUsage, UsageTally, usageObject } from "./usage.js";
 
 interface FinishedChoice extends ProviderChoice {
   text: string;
@@ -32,8 +33,8 @@ interface FinishedChoice extends ProviderChoice {
 type Respond<R> = (plan: PreparedCompletion, choices: FinishedChoice[], usage: Usage) => R;
 
 /**
- * The one completion pipeline: plan → hold → paid work (classification, inference, repair) →
- * answer → settlement. Nothing that costs money runs before the hold, and whatever fails after
+ * The one completion pipeline: plan → hold → paid work (classification and research, inference,
+ * repair) → answer → settlement. Nothing that costs money runs before the hold, and whatever fails after
  * it returns the hold.
  */
 export class CompletionPipeline implements CompletionService {
@@ -122,8 +123,8 @@ export class CompletionPipeline implements CompletionService {
     const bill = billFor(prepared, tally);
     const details = {
       reference: prepared.billingReference,
-      memo: prepared.model,
       once: prepared.chargeOnce,
+      items: chargeItems(prepared, bill),
     };
     const record = caller.recordWithCharge;
     if (!record) {
@@ -148,6 +149,7 @@ function chatResponse(
   choices: FinishedChoice[],
   usage: Usage,
 ): ChatCompletionResponse {
+  const annotations = annotationsOf(plan);
   return {
     id: plan.id,
     object: "chat.completion",
@@ -155,7 +157,12 @@ function chatResponse(
     model: plan.model,
     choices: choices.map((choice) => ({
       index: choice.index,
-      message: { role: "assistant", content: choice.text, thinking: choice.thinking },
+      message: {
+        role: "assistant",
+        content: choice.text,
+        thinking: choice.thinking,
+        ...(annotations ? { annotations } : {}),
+      },
       finish_reason: choice.finishReason,
     })),
     usage,

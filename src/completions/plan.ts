@@ -10,6 +10,9 @@ import type {
 } from "../inference/provider.js";
 import { countChatTokens, countPromptListTokens, countPromptTokens } from "../inference/tokens.js";
 import type { CatalogueEntry } from "../models/catalogue.js";
+import type { SourceName } from "../research/configured-sources.js";
+import { researchQuery } from "../research/query.js";
+import type { ResearchOutcome } from "../research/research.js";
 import { unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
 import { asOfInstruction, resolveAsOf } from "./as-of-date.js";
@@ -24,12 +27,26 @@ import {
 } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import { REPAIR_INSTRUCTION_TOKENS, REPAIR_MAX_TOKENS } from "./repair-limits.js";
-import { assertResearchAvailable, requestedSources } from "./research-request.js";
+import { requestedSources } from "./research-request.js";
 import { type ChatCompletionBody, type CompletionBody, MAX_CHOICES } from "./schema.js";
 import type { CompletionCaller } from "./types.js";
 
 /** Used when neither the request nor the model sets a completion limit. */
 const FALLBACK_MAX_COMPLETION_TOKENS = 4096;
+
+/** Fewer prompt tokens than this left for research would not hold a single source. */
+const MIN_RESEARCH_TOKENS = 100;
+
+/** The research a request asks for, decided before the hold; it runs after it. */
+export interface PlannedResearch {
+  sources: SourceName[];
+  query: string;
+  /** The as-of moment when the request sets prediction_date; null otherwise. */
+  cutoff: Date | null;
+  asOf: Date;
+  /** Most prompt tokens the research message may take (counted in the hold). */
+  tokenBudget: number;
+}
 
 /**
  * Everything decided before the credits are held, from the request alone: what to hold, and
@@ -48,9 +65,10 @@ export interface CompletionPlan {
   provider: InferenceProvider;
   params: SamplingParams;
   forecastRequest: ForecastRequest | null;
-  /** The model's input for the forecast the request ends up with. */
-  compose(forecast: ForecastPlan | null): InferenceInput;
-  /** An upper estimate of the prompt tokens, guidance included. */
+  research: PlannedResearch | null;
+  /** The model's input for the forecast the request ends up with and the research found. */
+  compose(forecast: ForecastPlan | null, research: string | null): InferenceInput;
+  /** An upper estimate of the prompt tokens, guidance and research included. */
   promptTokensEstimate: number;
   promptCount: number;
   choiceCount: number;
@@ -63,24 +81,41 @@ export interface CompletionPlan {
   includeUsageInStream: boolean;
 }
 
-/** A plan whose paid preparation has run: the answer type is settled and the input built. */
+/**
+ * A plan whose paid preparation has run: the answer type is settled, the research done and the
+ * input built.
+ */
 export interface PreparedCompletion extends CompletionPlan {
   forecast: ForecastPlan | null;
+  researchOutcome: ResearchOutcome | null;
   input: InferenceInput;
 }
 
 type CommonBody = ChatCompletionBody | CompletionBody;
 
-/** Classifies an `auto` question and builds the input. Call only with the credits held. */
+/**
+ * Classifies an `auto` question, runs the research (side by side) and builds the input. Call
+ * only with the credits held.
+ */
 export async function prepareCompletion(
   deps: PipelineDeps,
   plan: CompletionPlan,
   signal: AbortSignal | undefined,
 ): Promise<PreparedCompletion> {
-  const forecast = plan.forecastRequest
-    ? await resolveForecast(plan.forecastRequest, deps.classifier, signal)
-    : null;
-  return { ...plan, forecast, input: plan.compose(forecast) };
+  const research = plan.research;
+  const [forecast, researchOutcome] = await Promise.all([
+    plan.forecastRequest ? resolveForecast(plan.forecastRequest, deps.classifier, signal) : null,
+    research ? deps.research.run({ ...research, ...(signal ? { signal } : {}) }) : null,
+  ]);
+  return {
+    ...plan,
+    forecast,
+    researchOutcome,
+    // The hold counted the whole research budget; the estimate now counts what was used.
+    promptTokensEstimate:
+      plan.promptTokensEstimate - (research?.tokenBudget ?? 0) + (researchOutcome?.tokens ?? 0),
+    input: plan.compose(forecast, researchOutcome?.message ?? null),
+  };
 }
 
 export function inferenceRequest(
@@ -109,15 +144,20 @@ export function planChat(
   body: ChatCompletionBody,
 ): CompletionPlan {
   const entry = deps.catalogue.get(body.model);
-  assertResearchAvailable(requestedSources(body.research, body.prediction_date));
+  const sources = requestedSources(body.research, body.prediction_date, deps.research);
   const asOf = resolveAsOf(body.prediction_date, deps.clock.now());
-  const forecastRequest = requestForecast(body.answer_type, questionText(body.messages), false);
+  const question = questionText(body.messages);
+  const forecastRequest = requestForecast(body.answer_type, question, false);
   const dateLine: ChatMessage = { role: "system", content: asOfInstruction(asOf) };
-  const compose = (forecast: ForecastPlan | null): InferenceInput => ({
+  // The research follows the date line and comes before the guidance.
+  const compose = (forecast: ForecastPlan | null, research: string | null): InferenceInput => ({
     kind: "chat",
-    messages: forecast
-      ? [dateLine, { role: "system", content: guidanceMessage(forecast) }, ...body.messages]
-      : [dateLine, ...body.messages],
+    messages: [
+      dateLine,
+      ...(research === null ? [] : [{ role: "system" as const, content: research }]),
+      ...(forecast ? [{ role: "system" as const, content: guidanceMessage(forecast) }] : []),
+      ...body.messages,
+    ],
   });
   const guidance = longestGuidance(forecastRequest);
   const promptTokens =
@@ -129,6 +169,17 @@ export function planChat(
     promptTokens,
     promptCount: 1,
     kind: "chat",
+    research:
+      sources.length === 0
+        ? null
+        : {
+            sources,
+            query: researchQuery(question || (body.messages.at(-1)?.content ?? "")),
+            // A date alone is the first instant of that day: the as-of day's own news is left
+            // out, as it was not all knowable yet. A time given with it moves the cutoff there.
+            cutoff: body.prediction_date ? asOf : null,
+            asOf,
+          },
   });
 }
 
@@ -145,7 +196,15 @@ export function planText(
     );
   }
   const entry = deps.catalogue.get(body.model);
-  assertResearchAvailable(requestedSources(body.research, null));
+  if (requestedSources(body.research, null, deps.research).length > 0) {
+    // A text completion has no message to carry the citations, so the caller could not see
+    // what the model was shown.
+    throw invalidRequest(
+      "research is available on chat completions, whose replies cite the sources the model was given; send the prompt as a user message to /v1/chat/completions.",
+      "research_unsupported",
+      "research",
+    );
+  }
   const prompts = typeof body.prompt === "string" ? [body.prompt] : body.prompt;
   const forecastRequest = requestForecast(body.answer_type, prompts.join("\n\n"), true);
   // Text completions have no system role: guidance is placed ahead of the prompt text.
@@ -163,6 +222,7 @@ export function planText(
     promptTokens,
     promptCount: prompts.length,
     kind: "text",
+    research: null,
   });
 }
 
@@ -178,11 +238,12 @@ function longestGuidance(request: ForecastRequest | null): string | null {
 }
 
 interface PlanInput {
-  compose(forecast: ForecastPlan | null): InferenceInput;
+  compose(forecast: ForecastPlan | null, research: string | null): InferenceInput;
   forecastRequest: ForecastRequest | null;
   promptTokens: number;
   promptCount: number;
   kind: "chat" | "text";
+  research: Omit<PlannedResearch, "tokenBudget"> | null;
 }
 
 function finishPlan(
@@ -200,6 +261,11 @@ function finishPlan(
       input.kind === "chat" ? "messages" : "prompt",
     );
   }
+  const research = input.research
+    ? planResearch(deps, input.research, input.promptTokens, contextLength)
+    : null;
+  // Every token of the research budget may be sent, and sent again by a repair call.
+  const promptTokens = input.promptTokens + (research?.tokenBudget ?? 0);
   const modelLimit = entry.object.max_completion_tokens || FALLBACK_MAX_COMPLETION_TOKENS;
   const requestedMax = body.max_tokens ?? body.max_completion_tokens ?? null;
   if (requestedMax && entry.object.max_completion_tokens && requestedMax > modelLimit) {
@@ -225,17 +291,22 @@ function finishPlan(
       ? usdToNanos(deps.config.classification.cost_usd)
       : 0;
   const worstInference = inferenceCostNanos(entry.price, {
-    promptTokens: input.promptTokens,
+    promptTokens,
     completionTokens: choiceCount * maxTokens,
   });
   // A repair call per choice re-sends the prompt and the reply and asks for a short answer.
   const worstRepairs = input.forecastRequest
     ? inferenceCostNanos(entry.price, {
-        promptTokens: choiceCount * (input.promptTokens + maxTokens + REPAIR_INSTRUCTION_TOKENS),
+        promptTokens: choiceCount * (promptTokens + maxTokens + REPAIR_INSTRUCTION_TOKENS),
         completionTokens: choiceCount * REPAIR_MAX_TOKENS,
       })
     : 0;
   const worstCase = worstInference + worstRepairs + classificationNanos;
+  // Each source is billed on its own (scaled on its own), if all of them answer.
+  let researchFees = 0;
+  for (const name of research?.sources ?? []) {
+    researchFees += scaleCost(deps.research.source(name)?.costNanos ?? 0, multiplier);
+  }
   const id = newId(input.kind === "chat" ? "chatcmpl-" : "cmpl-");
   return {
     id,
@@ -262,14 +333,34 @@ function finishPlan(
       reasoning_effort: body.reasoning_effort ?? null,
     },
     forecastRequest: input.forecastRequest,
+    research,
     compose: input.compose,
-    promptTokensEstimate: input.promptTokens,
+    promptTokensEstimate: promptTokens,
     promptCount: input.promptCount,
     choiceCount,
     maxTokens,
     multiplier,
     classificationNanos,
-    maxCostNanos: scaleCost(worstCase, multiplier),
+    maxCostNanos: scaleCost(worstCase, multiplier) + researchFees,
     includeUsageInStream: body.stream_options?.include_usage === true,
   };
+}
+
+/** The research budget: what the configuration allows, as far as the context has room. */
+function planResearch(
+  deps: PipelineDeps,
+  research: Omit<PlannedResearch, "tokenBudget">,
+  promptTokens: number,
+  contextLength: number,
+): PlannedResearch {
+  const room = contextLength > 0 ? contextLength - promptTokens - 1 : Number.POSITIVE_INFINITY;
+  const tokenBudget = Math.min(deps.research.contextTokens, room);
+  if (tokenBudget < MIN_RESEARCH_TOKENS) {
+    throw invalidRequest(
+      `The prompt is about ${promptTokens} tokens, leaving no room for research in the model's context length of ${contextLength}.`,
+      "context_length_exceeded",
+      "messages",
+    );
+  }
+  return { ...research, tokenBudget };
 }

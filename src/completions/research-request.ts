@@ -1,36 +1,62 @@
 import { invalidRequest } from "../errors.js";
-import type { ResearchOptionsBody, ResearchSourceName } from "./schema.js";
-
-/** Sources that can honour a prediction_date cutoff: the only ones automatic research uses. */
-const CUTOFF_CAPABLE: readonly ResearchSourceName[] = ["news_search"];
+import type { SourceName } from "../research/configured-sources.js";
+import type { Research } from "../research/research.js";
+import type { ResearchOptionsBody } from "./schema.js";
 
 /**
- * The research sources a request asks for, after the interface's rules: `true` means every
- * cutoff-capable default source; web_search cannot be combined with an as-of date.
+ * The research sources a request asks for, after the interface's rules: `true` (or an object
+ * without `sources`) means every configured source, or with an as-of date only those whose
+ * provider honours a cutoff; web_search, which searches the live web, is never combined with an
+ * as-of date; a source the server has not configured is a client error.
  */
 export function requestedSources(
   research: boolean | ResearchOptionsBody | null | undefined,
   predictionDate: string | null | undefined,
-): ResearchSourceName[] {
+  available: Research,
+): SourceName[] {
   if (!research) return [];
   const explicit = typeof research === "object" ? research.sources : undefined;
-  const sources = explicit ?? [...CUTOFF_CAPABLE];
-  if (predictionDate && explicit?.includes("web_search")) {
+  const asOf = Boolean(predictionDate);
+  if (explicit === undefined) {
+    const names = available.configuredNames();
+    if (!asOf) return names;
+    const capable = names.filter((name) => cutoffCapable(name, available));
+    if (capable.length === 0) {
+      throw invalidRequest(
+        "No research source configured on this server can honour prediction_date; ask without prediction_date or configure news_search with a provider that supports a cutoff.",
+        "research_cutoff_unsupported",
+        "research",
+      );
+    }
+    return capable;
+  }
+  if (asOf && explicit.includes("web_search")) {
     throw invalidRequest(
       "research source web_search cannot honour prediction_date (it only searches the live web); use news_search for as-of research.",
       "research_cutoff_unsupported",
       "research.sources",
     );
   }
-  return sources;
+  for (const name of explicit) {
+    const configured = available.source(name);
+    if (!configured) {
+      throw invalidRequest(
+        `research source ${name} is not configured on this server (available: ${available.configuredNames().join(", ")}).`,
+        "research_source_unavailable",
+        "research.sources",
+      );
+    }
+    if (asOf && !configured.source.honoursCutoff) {
+      throw invalidRequest(
+        `research source ${name} (provider ${configured.source.provider}) cannot honour prediction_date; ask without prediction_date.`,
+        "research_cutoff_unsupported",
+        "research.sources",
+      );
+    }
+  }
+  return explicit;
 }
 
-/** Until a research backend is wired in, asking for research is a clear client error. */
-export function assertResearchAvailable(sources: ResearchSourceName[]): void {
-  if (sources.length === 0) return;
-  throw invalidRequest(
-    `research source${sources.length > 1 ? "s" : ""} ${sources.join(", ")} ${sources.length > 1 ? "are" : "is"} not available on this server.`,
-    "research_unavailable",
-    "research",
-  );
+function cutoffCapable(name: SourceName, available: Research): boolean {
+  return name !== "web_search" && available.source(name)?.source.honoursCutoff === true;
 }

@@ -1,6 +1,7 @@
 import type { Reservation } from "../billing/ledger.js";
 import { UpstreamError } from "../inference/errors.js";
 import type { FinishReason, ProviderUsage, StreamEvent } from "../inference/provider.js";
+import { annotationsOf } from "./annotations.js";
 import { countAnswer } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import {
@@ -10,8 +11,14 @@ import {
   prepareCompletion,
 } from "./plan.js";
 import { answerReply } from "./repair.js";
-import type { ChatCompletionChunk, CompletionCaller, TextCompletionChunk, Usage } from "./types.js";
-import { billFor, countedUsage, UsageTally, usageObject } from "./usage.js";
+import type {
+  ChatCompletionChunk,
+  CompletionCaller,
+  TextCompletionChunk,
+  UrlCitationAnnotation,
+  Usage,
+} from "./types.js";
+import { billFor, chargeItems, countedUsage, UsageTally, usageObject } from "./usage.js";
 
 type Kind = "chat" | "text";
 type ChunkOf<K extends Kind> = K extends "chat" ? ChatCompletionChunk : TextCompletionChunk;
@@ -20,6 +27,7 @@ interface Delta {
   role?: "assistant";
   content?: string;
   thinking?: string;
+  annotations?: UrlCitationAnnotation[];
 }
 
 /**
@@ -58,6 +66,7 @@ async function* relay(
   const texts = new Map<number, string>();
   const thoughts = new Map<number, string>();
   const tally = new UsageTally();
+  const annotations = annotationsOf(plan);
   let reported: ProviderUsage | null = null;
   let done = false;
 
@@ -77,8 +86,8 @@ async function* relay(
     try {
       const settlement = await deps.ledger.settle(hold, bill.totalNanos, {
         reference: plan.billingReference,
-        memo: plan.model,
         once: plan.chargeOnce,
+        items: chargeItems(plan, bill),
       });
       return usageObject(plan, bill, settlement.chargedNanos);
     } catch (error) {
@@ -117,7 +126,8 @@ async function* relay(
           yield chunk(index, { content: answered.suffix });
         }
       }
-      yield chunk(index, {}, event.finishReason);
+      // A choice's last chunk cites the sources the model was given.
+      yield chunk(index, annotations ? { annotations } : {}, event.finishReason);
     }
     const usage = await settle();
     if (plan.includeUsageInStream) {

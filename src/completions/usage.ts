@@ -1,3 +1,4 @@
+import { allocateCharge, type ChargeItem } from "../billing/ledger.js";
 import { nanosToUsd } from "../billing/money.js";
 import type { ProviderUsage } from "../inference/provider.js";
 import { countTextListTokens } from "../inference/tokens.js";
@@ -25,6 +26,8 @@ export interface Bill {
   reasoningTokens: number;
   inferenceNanos: number;
   classificationNanos: number;
+  /** One fee per research source that answered, in the order they were asked. */
+  research: { source: string; nanos: number }[];
   totalNanos: number;
 }
 
@@ -55,28 +58,52 @@ export function billFor(plan: PreparedCompletion, tally: UsageTally): Bill {
   const classificationNanos = plan.forecast?.classified
     ? scaleCost(plan.classificationNanos, plan.multiplier)
     : 0;
+  const research = (plan.researchOutcome?.events ?? []).map((event) => ({
+    source: event.source,
+    nanos: scaleCost(event.costNanos, plan.multiplier),
+  }));
+  const researchNanos = research.reduce((sum, fee) => sum + fee.nanos, 0);
   return {
     promptTokens,
     completionTokens,
     reasoningTokens,
     inferenceNanos,
     classificationNanos,
-    totalNanos: inferenceNanos + classificationNanos,
+    research,
+    totalNanos: inferenceNanos + classificationNanos + researchNanos,
   };
 }
 
 /**
+ * The ledger entries of a bill: one per research source that answered, then the model's (its
+ * inference and any classification). A charge the balance cut short pays them in this order.
+ */
+export function chargeItems(plan: PreparedCompletion, bill: Bill): ChargeItem[] {
+  return [
+    ...bill.research.map((fee) => ({ amountNanos: fee.nanos, memo: `research:${fee.source}` })),
+    { amountNanos: bill.classificationNanos + bill.inferenceNanos, memo: plan.model },
+  ];
+}
+
+/**
  * The usage object of a reply. Its costs are what the ledger charged: less than the bill when
- * the balance ran out (the classification fee is counted first, inference gets the rest).
+ * the balance ran out (shared out as the ledger does: research, classification, inference).
  */
 export function usageObject(plan: PreparedCompletion, bill: Bill, chargedNanos: number): Usage {
-  const classificationNanos = Math.min(bill.classificationNanos, chargedNanos);
+  const paid = allocateCharge(
+    [...bill.research.map((fee) => fee.nanos), bill.classificationNanos, bill.inferenceNanos],
+    chargedNanos,
+  );
+  const inferenceNanos = paid.pop() ?? 0;
+  const classificationNanos = paid.pop() ?? 0;
+  const researchNanos = paid.reduce((sum, nanos) => sum + nanos, 0);
   return {
     prompt_tokens: bill.promptTokens,
     completion_tokens: bill.completionTokens,
     total_tokens: bill.promptTokens + bill.completionTokens,
     cost_usd: nanosToUsd(chargedNanos),
-    inference_cost_usd: nanosToUsd(chargedNanos - classificationNanos),
+    inference_cost_usd: nanosToUsd(inferenceNanos),
+    ...(plan.research ? { research_cost_usd: nanosToUsd(researchNanos) } : {}),
     ...(plan.forecast?.classified
       ? { classification_cost_usd: nanosToUsd(classificationNanos) }
       : {}),

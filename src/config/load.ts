@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { parse as parseYaml } from "yaml";
-import { BASELINE_MODEL_ID, type Config, defaultModels } from "./resolved.js";
-import { type ConfigFile, ConfigFileSchema } from "./schema.js";
+import { BASELINE_MODEL_ID, type Config, defaultModels, type PaymentsConfig } from "./resolved.js";
+import { type ConfigFile, ConfigFileSchema, type ResearchSourceConfig } from "./schema.js";
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -112,8 +112,14 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
       public_url: file.server?.public_url ?? `http://${host}:${port}`,
       log_level: file.server?.log_level ?? "info",
     },
+    shutdown: { grace_seconds: file.shutdown?.grace_seconds ?? 25 },
     data_dir: dataDir,
-    database: { url: resolveDatabaseUrl(file.database?.url, dataDir, cwd) },
+    database: {
+      url: resolveDatabaseUrl(file.database?.url, dataDir, cwd),
+      pool_size: file.database?.pool_size ?? 10,
+      statement_timeout_ms: file.database?.statement_timeout_ms ?? 30_000,
+      connect_timeout_ms: file.database?.connect_timeout_ms ?? 5_000,
+    },
     files: {
       store,
       dir: path.resolve(cwd, file.files?.dir ?? path.join(dataDir, "files")),
@@ -126,7 +132,8 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
     },
     limits: { requests_per_minute: file.limits?.requests_per_minute ?? 120 },
     models,
-    research: { sources: file.research?.sources ?? {} },
+    research: resolveResearch(file.research),
+    news: { feeds: resolveFeeds(file.news?.feeds ?? []) },
     classification: {
       model: classificationModel,
       cost_usd: file.classification?.cost_usd ?? "0.0005",
@@ -136,8 +143,91 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
       concurrency: file.batches?.concurrency ?? 16,
       lease_seconds: file.batches?.lease_seconds ?? 15,
     },
-    payments: file.payments ?? null,
+    payments: resolvePayments(file.payments),
   };
+}
+
+/** Tempo mainnet and its USDC: the on-chain rail's defaults. */
+const TEMPO_CHAIN_ID = 4217;
+const TEMPO_USDC = "0x20C000000000000000000000b9537d11c60E8b50";
+
+function resolvePayments(payments: ConfigFile["payments"]): PaymentsConfig | null {
+  if (!payments) return null;
+  const { chain, card } = payments;
+  if (!chain && !card) {
+    throw new ConfigError("invalid configuration at payments: configure a chain or a card rail");
+  }
+  if (chain && card && (chain.method ?? "chain") === (card.method ?? "card")) {
+    throw new ConfigError(
+      "invalid configuration at payments.card.method: same name as the chain rail",
+    );
+  }
+  return {
+    secret_env: payments.secret_env ?? "SIBYL_PAYMENT_SECRET",
+    challenge_ttl_seconds: payments.challenge_ttl_seconds ?? 300,
+    chain: chain
+      ? {
+          method: chain.method ?? "chain",
+          rpc_url: chain.rpc_url,
+          chain_id: chain.chain_id ?? TEMPO_CHAIN_ID,
+          currency: chain.currency ?? TEMPO_USDC,
+          decimals: chain.decimals ?? 6,
+          recipient: chain.recipient,
+          timeout_ms: chain.timeout_ms ?? 10_000,
+        }
+      : null,
+    card: card
+      ? {
+          method: card.method ?? "card",
+          api_base: (card.api_base ?? "https://api.stripe.com").replace(/\/+$/, ""),
+          secret_key_env: card.secret_key_env,
+          network_id: card.network_id,
+          payment_method_types: card.payment_method_types ?? ["card", "link"],
+          api_version: card.api_version ?? "2026-07-29.preview",
+          timeout_ms: card.timeout_ms ?? 20_000,
+        }
+      : null,
+  };
+}
+
+function resolveResearch(research: ConfigFile["research"]): Config["research"] {
+  const source = (configured: ResearchSourceConfig) => ({
+    ...configured,
+    cost_usd: configured.cost_usd ?? "0",
+    max_results: configured.max_results ?? 8,
+    timeout_ms: configured.timeout_ms ?? 10_000,
+  });
+  const { news_search, web_search } = research?.sources ?? {};
+  return {
+    cache_seconds: research?.cache_seconds ?? 900,
+    context_tokens: research?.context_tokens ?? 2_000,
+    // Research works out of the box: the local archive, free, unless configured otherwise.
+    sources: {
+      news_search: source(news_search ?? { provider: "archive" }),
+      ...(web_search ? { web_search: source(web_search) } : {}),
+    },
+  };
+}
+
+function resolveFeeds(feeds: NonNullable<NonNullable<ConfigFile["news"]>["feeds"]>) {
+  return feeds.map((feed, index) => {
+    const url = webUrl(feed.url);
+    if (!url) {
+      throw new ConfigError(
+        `invalid configuration at news.feeds.${index}.url: not an http(s) URL: ${feed.url}`,
+      );
+    }
+    return { url: url.href, every_minutes: feed.every_minutes ?? 15 };
+  });
+}
+
+function webUrl(text: string): URL | null {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 function resolveDatabaseUrl(url: string | undefined, dataDir: string, cwd: string): string {

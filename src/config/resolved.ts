@@ -1,12 +1,21 @@
-import type { ConfigFile, ModelConfig, ResearchSourceConfig } from "./schema.js";
+import type { ModelConfig, ResearchSourceConfig } from "./schema.js";
 
 export const BASELINE_MODEL_ID = "sibyl-baseline";
 
 /** The configuration after defaults and environment overrides: every key present. */
 export interface Config {
   server: { host: string; port: number; public_url: string; log_level: string };
+  /** How long SIGTERM waits for in-flight requests, streams and batch lines before cutting them. */
+  shutdown: { grace_seconds: number };
   data_dir: string;
-  database: { url: string };
+  database: {
+    url: string;
+    /** PostgreSQL connections per process. */
+    pool_size: number;
+    /** A statement running longer is cancelled (PostgreSQL; 0: no limit). */
+    statement_timeout_ms: number;
+    connect_timeout_ms: number;
+  };
   files: {
     store: "disk" | "s3";
     dir: string;
@@ -20,8 +29,15 @@ export interface Config {
   limits: { requests_per_minute: number };
   models: ModelConfig[];
   research: {
-    sources: { news_search?: ResearchSourceConfig; web_search?: ResearchSourceConfig };
+    /** How long a source's answer to a query is reused; 0 turns the cache off. */
+    cache_seconds: number;
+    /** Most prompt tokens the injected research may take. */
+    context_tokens: number;
+    /** news_search is always present (the local archive unless configured otherwise). */
+    sources: { news_search: ResolvedResearchSource; web_search?: ResolvedResearchSource };
   };
+  /** RSS/Atom feeds polled into the news archive where a batch worker runs. */
+  news: { feeds: NewsFeedConfig[] };
   classification: { model: string; cost_usd: string };
   batches: {
     price_multiplier: number;
@@ -29,7 +45,49 @@ export interface Config {
     /** How long a worker's claim on a line lasts without renewal (a dead worker's lines return). */
     lease_seconds: number;
   };
-  payments: ConfigFile["payments"] | null;
+  /** Machine-payment top-ups; null when the server takes none. */
+  payments: PaymentsConfig | null;
+}
+
+export interface ChainRail {
+  /** The method name on the wire (`chain`, or `tempo` for standard MPP clients). */
+  method: string;
+  rpc_url: string;
+  chain_id: number;
+  /** The token's address. */
+  currency: string;
+  decimals: number;
+  recipient: string;
+  timeout_ms: number;
+}
+
+export interface CardRail {
+  method: string;
+  api_base: string;
+  secret_key_env: string;
+  network_id: string;
+  payment_method_types: string[];
+  api_version: string;
+  timeout_ms: number;
+}
+
+/** At least one rail is set. */
+export interface PaymentsConfig {
+  /** Environment variable holding the HMAC key of challenge ids. */
+  secret_env: string;
+  challenge_ttl_seconds: number;
+  chain: ChainRail | null;
+  card: CardRail | null;
+}
+
+export type ResolvedResearchSource = Required<
+  Pick<ResearchSourceConfig, "provider" | "cost_usd" | "max_results" | "timeout_ms">
+> &
+  Pick<ResearchSourceConfig, "base_url" | "api_key_env">;
+
+export interface NewsFeedConfig {
+  url: string;
+  every_minutes: number;
 }
 
 export function defaultModels(): ModelConfig[] {

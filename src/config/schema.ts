@@ -34,6 +34,13 @@ const Model = Type.Object(
     created: Type.Optional(Type.Integer({ minimum: 0 })),
     context_length: Type.Optional(Type.Integer({ minimum: 0 })),
     max_completion_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** The end of the model's training data: a date (YYYY-MM-DD) or an RFC 3339 date-time. */
+    knowledge_cutoff: Type.Optional(
+      Type.String({
+        pattern:
+          "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([Tt]([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d+)?([Zz]|[+-]([01]\\d|2[0-3]):[0-5]\\d))?$",
+      }),
+    ),
     pricing: Type.Optional(Pricing),
     timeouts: Type.Optional(
       Type.Object(
@@ -57,11 +64,42 @@ const ResearchSource = Type.Object(
     api_key_env: Type.Optional(Type.String({ minLength: 1 })),
     cost_usd: Type.Optional(UsdDecimal),
     max_results: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120000 })),
   },
   { additionalProperties: false },
 );
 
-const PaymentRail = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]));
+/** A payment method's name on the wire (`chain`, `tempo`…): lowercase, as the Payment scheme requires. */
+const PaymentMethodName = Type.String({ pattern: "^[a-z][a-z0-9:_-]*$" });
+const EvmAddress = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" });
+
+const ChainRail = Type.Object(
+  {
+    method: Type.Optional(PaymentMethodName),
+    rpc_url: Type.String({ pattern: "^https?://" }),
+    chain_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    currency: Type.Optional(EvmAddress),
+    decimals: Type.Optional(Type.Integer({ minimum: 2, maximum: 36 })),
+    recipient: EvmAddress,
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120000 })),
+  },
+  { additionalProperties: false },
+);
+
+const CardRail = Type.Object(
+  {
+    method: Type.Optional(PaymentMethodName),
+    api_base: Type.Optional(Type.String({ pattern: "^https?://" })),
+    secret_key_env: Type.String({ minLength: 1 }),
+    network_id: Type.String({ minLength: 1 }),
+    payment_method_types: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 16 }),
+    ),
+    api_version: Type.Optional(Type.String({ minLength: 1 })),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120000 })),
+  },
+  { additionalProperties: false },
+);
 
 export const ConfigFileSchema = Type.Object(
   {
@@ -84,7 +122,12 @@ export const ConfigFileSchema = Type.Object(
     ),
     database: Type.Optional(
       Type.Object(
-        { url: Type.Optional(Type.String({ pattern: "^(sqlite:|postgres://|postgresql://)" })) },
+        {
+          url: Type.Optional(Type.String({ pattern: "^(sqlite:|postgres://|postgresql://)" })),
+          pool_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          statement_timeout_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400_000 })),
+          connect_timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -103,6 +146,12 @@ export const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    shutdown: Type.Optional(
+      Type.Object(
+        { grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })) },
+        { additionalProperties: false },
+      ),
+    ),
     limits: Type.Optional(
       Type.Object(
         { requests_per_minute: Type.Optional(Type.Integer({ minimum: 1 })) },
@@ -113,6 +162,8 @@ export const ConfigFileSchema = Type.Object(
     research: Type.Optional(
       Type.Object(
         {
+          cache_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604800 })),
+          context_tokens: Type.Optional(Type.Integer({ minimum: 100, maximum: 200000 })),
           sources: Type.Optional(
             Type.Object(
               {
@@ -120,6 +171,24 @@ export const ConfigFileSchema = Type.Object(
                 web_search: Type.Optional(ResearchSource),
               },
               { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    news: Type.Optional(
+      Type.Object(
+        {
+          feeds: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  url: Type.String({ pattern: "^https?://" }),
+                  every_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10080 })),
+                },
+                { additionalProperties: false },
+              ),
             ),
           ),
         },
@@ -149,9 +218,9 @@ export const ConfigFileSchema = Type.Object(
       Type.Object(
         {
           secret_env: Type.Optional(Type.String({ minLength: 1 })),
-          challenge_ttl_seconds: Type.Optional(Type.Integer({ minimum: 10 })),
-          chain: Type.Optional(PaymentRail),
-          card: Type.Optional(PaymentRail),
+          challenge_ttl_seconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86400 })),
+          chain: Type.Optional(ChainRail),
+          card: Type.Optional(CardRail),
         },
         { additionalProperties: false },
       ),
@@ -164,3 +233,5 @@ export type ConfigFile = Static<typeof ConfigFileSchema>;
 export type ModelConfig = Static<typeof Model>;
 export type DeploymentConfig = Static<typeof Deployment>;
 export type ResearchSourceConfig = Static<typeof ResearchSource>;
+export type ChainRailConfig = Static<typeof ChainRail>;
+export type CardRailConfig = Static<typeof CardRail>;

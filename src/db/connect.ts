@@ -25,11 +25,49 @@ export interface DatabaseHandle {
 const PG_INT8_OID = 20;
 const PG_NUMERIC_OID = 1700;
 
+/** How PostgreSQL connections are made and bounded; SQLite ignores these. */
+export interface ConnectionOptions {
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  /** A statement running longer is cancelled by the server (default 30 s; 0: no limit). */
+  statementTimeoutMs?: number;
+  /** Longest wait for a new connection, and for a free one in the pool (default 5 s). */
+  connectTimeoutMs?: number;
+  /** Told about pooled connections that failed; they are dropped and replaced on demand. */
+  onConnectionError?: (error: Error) => void;
+}
+
 /** Opens the database named by a `sqlite:<path>` or `postgres://…` URL. */
-export function connectDatabase(url: string): DatabaseHandle {
+export function connectDatabase(url: string, options: ConnectionOptions = {}): DatabaseHandle {
   if (url.startsWith("sqlite:")) return connectSqlite(url.slice("sqlite:".length));
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return connectPostgres(url);
+  if (isPostgresUrl(url)) return connectPostgres(url, options);
   throw new Error(`unsupported database url: ${url.split(":")[0]}:…`);
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return url.startsWith("postgres://") || url.startsWith("postgresql://");
+}
+
+/** The settings of one PostgreSQL connection, pooled or dedicated (see cluster/). */
+export function postgresClientConfig(url: string, options: ConnectionOptions): pg.ClientConfig {
+  const statementTimeout = options.statementTimeoutMs ?? 30_000;
+  return {
+    connectionString: url,
+    application_name: "sibyl",
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+    // Notices a peer that vanished without closing (a dead host, a cut network) in minutes,
+    // not the hours the system default takes.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // Money and times fit in 53 bits; read them as plain numbers.
+    types: {
+      getTypeParser: (oid: number, format?: "text" | "binary") =>
+        oid === PG_INT8_OID || oid === PG_NUMERIC_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format),
+    },
+  };
 }
 
 function connectSqlite(file: string): DatabaseHandle {
@@ -85,18 +123,15 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
-function connectPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    // Money and times fit in 53 bits; read them as plain numbers.
-    types: {
-      getTypeParser: (oid: number, format?: "text" | "binary") =>
-        oid === PG_INT8_OID || oid === PG_NUMERIC_OID
-          ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format),
-    },
-  });
+function connectPostgres(url: string, options: ConnectionOptions): DatabaseHandle {
+  const pool = new pg.Pool({ ...postgresClientConfig(url, options), max: options.poolSize ?? 10 });
+  // A connection the server closed (a restart, pg_terminate_backend, a failover) is dropped by
+  // the pool, and a new one opened when needed. Unheard, its error would end the process: the
+  // pool listens only while a connection is idle, so one checked out between two statements is
+  // heard here, and the statement that comes next fails instead.
+  pool.on("connect", (client) => client.on("error", (error) => options.onConnectionError?.(error)));
+  // The pool repeats an idle connection's error, which its own listener above has reported.
+  pool.on("error", () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db: postgresDatabase(kysely),

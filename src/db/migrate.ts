@@ -4,6 +4,7 @@ import { foundation } from "./migrations/0001_foundation.js";
 import { files } from "./migrations/0002_files.js";
 import { batches } from "./migrations/0003_batches.js";
 import { moneySafety } from "./migrations/0004_money_safety.js";
+import { newsArchive } from "./migrations/0005_news_archive.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0002_files": files(dialect),
     "0003_batches": batches(dialect),
     "0004_money_safety": moneySafety(),
+    "0005_news_archive": newsArchive(dialect),
   };
 }
 

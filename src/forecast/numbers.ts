@@ -87,6 +87,18 @@ export function wholeNumber(text: string): NumberToken | null {
   return token !== null && text.slice(token.end).trim() === "" ? token : null;
 }
 
+// "12,5" and "0,375" in languages that write a decimal comma; "1,250" keeps its thousands comma.
+const DECIMAL_COMMA = /(?<![\d.,])(\d{1,3}),(\d{1,2})(?![\d,])|(?<![\d.,])0,(\d+)(?![\d,])/g;
+
+/** `text` with decimal commas written as points ("Mittelwert: 12,5" → "Mittelwert: 12.5"). */
+export function withDecimalPoints(text: string): string {
+  return text.replace(
+    DECIMAL_COMMA,
+    (_, whole: string | undefined, decimals: string | undefined, fraction: string | undefined) =>
+      fraction === undefined ? `${whole}.${decimals}` : `0.${fraction}`,
+  );
+}
+
 /** A plain integer that reads as a calendar year. */
 export function isYearLike(token: NumberToken): boolean {
   return token.bareInteger && token.value >= 1900 && token.value <= 2100;

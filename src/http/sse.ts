@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { describeFailure, errorBody } from "../error-responses.js";
+import { describeFailure, type ErrorBody, errorBody } from "../error-responses.js";
 
 /**
  * Sends an already-started completion stream as OpenAI server-sent events: `data: {chunk}` lines,
@@ -54,4 +54,48 @@ export function clientGone(request: FastifyRequest, reply: FastifyReply): AbortS
   if (socket.readableEnded) abort();
   else socket.once("end", abort);
   return controller.signal;
+}
+
+/** One event of a stream whose events are named, such as OpenAI's Responses stream. */
+export interface NamedEvent {
+  type: string;
+}
+
+/**
+ * Sends an already-started stream of named server-sent events: `event: {type}` and
+ * `data: {event}` for each. A failure ends the stream with the events `closing` makes of its
+ * OpenAI error object. There is no `[DONE]`.
+ */
+export async function sendNamedEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  events: AsyncIterable<NamedEvent>,
+  headers: Record<string, string>,
+  closing: (error: ErrorBody["error"]) => NamedEvent[],
+): Promise<void> {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    ...headers,
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    "x-accel-buffering": "no",
+    "x-request-id": request.id,
+  });
+  const write = (event: NamedEvent) =>
+    raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  try {
+    for await (const event of events) {
+      if (raw.destroyed) break;
+      write(event);
+    }
+  } catch (error) {
+    const failure = describeFailure(error);
+    if (!failure) request.log.error({ err: error }, "stream failed");
+    const body =
+      failure?.body ?? errorBody("Internal server error.", "api_error", "internal_error");
+    if (!raw.destroyed) for (const event of closing(body.error)) write(event);
+  }
+  if (!raw.destroyed) raw.end();
 }

@@ -13,6 +13,8 @@ export interface ModelObject {
   context_length: number;
   max_completion_tokens: number;
   pricing: Record<string, string>;
+  /** Only when the configuration declares it. */
+  knowledge_cutoff?: string;
 }
 
 export interface CatalogueEntry {
@@ -45,6 +47,9 @@ export class ModelCatalogue {
           context_length: config.context_length ?? 0,
           max_completion_tokens: config.max_completion_tokens ?? 0,
           pricing: { ...pricing },
+          ...(config.knowledge_cutoff === undefined
+            ? {}
+            : { knowledge_cutoff: config.knowledge_cutoff }),
         },
       });
     }

@@ -11,4 +11,20 @@ export class ServiceMetrics {
     labelNames: ["answer_type", "outcome"] as const,
     registers: [this.registry],
   });
+
+  /** Research searches by source and outcome: ok, cached, failed or timeout. */
+  readonly researchSearches = new Counter({
+    name: "sibyl_research_searches_total",
+    help: "Research searches by source and outcome (ok, cached, failed, timeout)",
+    labelNames: ["source", "outcome"] as const,
+    registers: [this.registry],
+  });
+
+  /** Research results the leak guard kept from the model, by source and reason. */
+  readonly researchDropped = new Counter({
+    name: "sibyl_research_results_dropped_total",
+    help: "Research results dropped by the as-of leak guard, by source and reason",
+    labelNames: ["source", "reason"] as const,
+    registers: [this.registry],
+  });
 }

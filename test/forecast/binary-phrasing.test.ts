@@ -17,6 +17,11 @@ type PhrasingClass =
   | "decimal comma"
   | "margin"
   | "last conclusion"
+  | "NO in prose"
+  | "marker scope"
+  | "bare number after a final marker"
+  | "verbal chance"
+  | "headings and tables"
   | "ambiguous";
 
 // Reasoning as models write it, full of figures that are not the answer.
@@ -183,6 +188,82 @@ const PHRASINGS: Record<PhrasingClass, Phrasing[]> = {
       expected: 0.15,
     },
     { ending: "So I would say about 27%.", expected: 0.27 },
+  ],
+  "NO in prose": [
+    { ending: "I put the chance it does not pass at 85%.", expected: 0.15 },
+    { ending: "The measure is 85% likely to fail.", expected: 0.15 },
+    { ending: "Odds it won't happen: 85%", expected: 0.15 },
+    { ending: "I see a 70% chance that the deal doesn't close on time.", expected: 0.3 },
+    { ending: "There's a 60% probability the launch will not happen this year.", expected: 0.4 },
+    { ending: "The probability that the bill fails is 65%.", expected: 0.35 },
+    { ending: "I'm 90% sure it won't be approved.", expected: 0.1 },
+    { ending: "My estimate: 75% that it does not happen.", expected: 0.25 },
+    { ending: "Chance it never gets a floor vote: 0.8", expected: 0.2 },
+    { ending: "I'd put the odds of it not happening at 2 in 3.", expected: 1 / 3 },
+    { ending: "I put 80% on the court not ruling before June.", expected: 0.2 },
+    { ending: "Probability it can't be finished in time: 55%", expected: 0.45 },
+    { ending: "I'd put the chance of it not passing at 70%.", expected: 0.3 },
+    { ending: "The probability isn't 50%; I'd say 30%.", expected: 0.3 },
+    { ending: "The chance it passes if the court does not intervene: 40%", expected: 0.4 },
+    { ending: "Probability it does not fail: 70%", expected: 0.7 },
+    { ending: "There's a 40% chance it passes, not much more.", expected: 0.4 },
+  ],
+  "marker scope": [
+    {
+      ending:
+        "Final: I expect only modest 60% support in the chamber, well short of the 67% needed. Probability: 30%",
+      expected: 0.3,
+    },
+    {
+      ending:
+        "Final assessment: turnout near 55% and a 20% swing are needed, which is a stretch.\nProbability: 12%",
+      expected: 0.12,
+    },
+    {
+      ending: "In conclusion, support sits at 48% among likely voters. Probability: 35%",
+      expected: 0.35,
+    },
+    { ending: "Final thoughts: 70% of experts disagree.\n\nForecast: 0.25", expected: 0.25 },
+    { ending: "Bottom line: the 45% market price is too rich. I'd estimate 30%.", expected: 0.3 },
+    { ending: "Final answer: it is about 40%.", expected: 0.4 },
+    { ending: "Final answer: I'd say roughly 22%.", expected: 0.22 },
+  ],
+  "bare number after a final marker": [
+    { ending: "Final answer: 35", expected: 0.35 },
+    { ending: "Final answer: 35.", expected: 0.35 },
+    { ending: "FINAL ANSWER: 7", expected: 0.07 },
+    { ending: "Final answer — 62", expected: 0.62 },
+    { ending: "My final answer is 80.", expected: 0.8 },
+    { ending: "Final forecast: 12", expected: 0.12 },
+    { ending: "Final probability = 90", expected: 0.9 },
+    { ending: "Final answer: 0.35", expected: 0.35 },
+  ],
+  "verbal chance": [
+    { ending: "Honestly, it's a coin flip.", expected: 0.5 },
+    { ending: "Final answer: even odds.", expected: 0.5 },
+    { ending: "Fifty-fifty.", expected: 0.5 },
+    { ending: "I see it as a toss-up.", expected: 0.5 },
+    { ending: "My forecast: 50/50.", expected: 0.5 },
+    { ending: "I put it at roughly two-thirds.", expected: 2 / 3 },
+    { ending: "I'd put it at three-quarters.", expected: 0.75 },
+    { ending: "About a one-third chance.", expected: 1 / 3 },
+    { ending: "I'd say about a quarter.", expected: 0.25 },
+    { ending: "I'd put it at about half.", expected: 0.5 },
+    { ending: "I'd give it a 1-in-5 chance.", expected: 0.2 },
+    { ending: "Roughly a 1-in-4 shot.", expected: 0.25 },
+    { ending: "It's a near certainty.", expected: null },
+    { ending: "Very likely, but not certain.", expected: null },
+    { ending: "I'd say it's unlikely.", expected: null },
+    { ending: "Highly improbable given the timeline.", expected: null },
+    { ending: "Better than 50/50, but not by much.", expected: null },
+  ],
+  "headings and tables": [
+    { ending: "## Answer\n0.45", expected: 0.45 },
+    { ending: "### Probability\n\n**61%**", expected: 0.61 },
+    { ending: "# Final forecast\n17%", expected: 0.17 },
+    { ending: "| Outcome | Probability |\n|---|---|\n| Yes | 40% |\n| No | 60% |", expected: 0.4 },
+    { ending: "| Outcome | Chance |\n|---|---|\n| No | 75% |\n| Yes | 25% |", expected: 0.25 },
+    { ending: "| Item | Value |\n|---|---|\n| Final probability | 14% |", expected: 0.14 },
   ],
   ambiguous: [
     { ending: "Probability: 0.2 or 0.3 depending on the ruling.", expected: null },

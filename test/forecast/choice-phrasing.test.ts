@@ -496,7 +496,7 @@ Someone else: 25%`,
     options: PARTIES,
     reply: `Final answer:
 Labour: 50%
-Conservatives: 25%
+Tories: 25%
 Lib Dems: 5%
 Reform: 20%`,
     expected: null,
@@ -519,7 +519,111 @@ Green: 20%`,
   },
 ];
 
+const CANDIDATES: OptionMap = {
+  A: "Marine Le Pen",
+  B: "Jordan Bardella",
+  C: "Édouard Philippe",
+  D: "Gabriel Attal",
+};
+const DECISIONS: OptionMap = { A: "Cut by 25 bp", B: "Hold", C: "Hike by 25 bp" };
+const PARTY_SPLIT = { A: 0.45, B: 0.15, C: 0.05, D: 0.35 };
+const CANDIDATE_SPLIT = { A: 0.25, B: 0.35, C: 0.3, D: 0.1 };
+
+// The figure written before the option: "45% Labour", "55% on B", "0.15 to A".
+const figureFirst: Row[] = [
+  ...[
+    "45% Labour, 15% Conservative, 5% Liberal Democrat, 35% Reform UK.",
+    "My forecast: 45% Labour, 35% Reform UK, 15% Conservative, 5% Liberal Democrat.",
+    "45% the Labour Party, 35% Reform UK, 15% the Conservatives and 5% the Lib Dems.",
+    "I'd put 45% on Labour, 35% on Reform, 15% on the Conservatives and 5% on the Lib Dems.",
+    "Labour 45%, Reform 35%, Conservatives 15%, Lib Dems 5%.",
+    "I give Labour a 45% chance, Reform UK 35%, the Conservatives 15% and the Liberal Democrats 5%.",
+    "Labour Party: 45%, Conservative Party: 15%, Liberal Democrat: 5%, Reform UK: 35%",
+    "45% A, 15% B, 5% C, 35% D",
+    "I'd put 45% on A, 15% on B, 5% on C and 35% on D.",
+    "I assign 0.45 to A, 0.15 to B, 0.05 to C and 0.35 to D.",
+  ].map((reply) => ({ name: reply, options: PARTIES, reply, expected: PARTY_SPLIT })),
+  ...[
+    "My distribution: 35% Bardella, 30% Philippe, 25% Le Pen, 10% Attal.",
+    "Bardella 35%, Philippe 30%, Le Pen 25%, Attal 10%",
+    "I see Bardella as the favourite at 35%, with Philippe at 30%, Le Pen at 25% and Attal at 10%.",
+    "- Bardella: 35% (leads first-round polls)\n- Philippe: 30%\n- Le Pen: 25% (eligibility risk)\n- Attal: 10%",
+    '{"Le Pen": 0.25, "Bardella": 0.35, "Philippe": 0.3, "Attal": 0.1}',
+    "Jordan Bardella 35, Edouard Philippe 30, Marine Le Pen 25, Gabriel Attal 10",
+  ].map((reply) => ({ name: reply, options: CANDIDATES, reply, expected: CANDIDATE_SPLIT })),
+  {
+    name: "ordered by name after reasoning that mentions an option",
+    options: DECISIONS,
+    reply: `Core PCE is 2.8% and futures imply a 62% chance of a cut by September.
+
+Most likely a hold (70%), then a cut by 25 bp (25%), then a hike by 25 bp (5%).`,
+    expected: { A: 0.25, B: 0.7, C: 0.05 },
+  },
+  {
+    name: "a final sentence after a poll sentence naming every option",
+    options: PARTIES,
+    reply: `Polls average Labour 41%, Reform UK 24%, Conservative 20% and Liberal Democrat 11%.
+
+My forecast: 50% Labour, 30% Reform UK, 15% Conservative, 5% Liberal Democrat.`,
+    expected: { A: 0.5, B: 0.15, C: 0.05, D: 0.3 },
+  },
+  {
+    name: "decimal commas on letter lines",
+    options: DECISIONS,
+    reply: "A: 22,5 %\nB: 72,5 %\nC: 5 %",
+    expected: { A: 0.225, B: 0.725, C: 0.05 },
+  },
+];
+
+// An option never mentioned is 0 only when the rest make a whole; otherwise nothing is read.
+const leftOut: Row[] = [
+  {
+    name: "unmentioned option beside a complete distribution",
+    options: PARTIES,
+    reply: "Labour 60%, Conservative 25%, Reform UK 15%.",
+    expected: { A: 0.6, B: 0.25, C: 0, D: 0.15 },
+  },
+  {
+    name: "unmentioned options with an unstated remainder",
+    options: PARTIES,
+    reply: "Labour 50%, Reform UK 30%.",
+    expected: null,
+  },
+  {
+    name: "letters with an unstated remainder",
+    options: DECISIONS,
+    reply: "A: 30%\nB: 50%",
+    expected: null,
+  },
+  {
+    name: "JSON with an unstated remainder",
+    options: CANDIDATES,
+    reply: '{"Bardella": 0.4, "Philippe": 0.3}',
+    expected: null,
+  },
+  {
+    name: "an unknown nickname in a sentence that leaves an option out",
+    options: PARTIES,
+    reply: "Labour 50%, Tories 15%, Lib Dems 5%, Reform 30%.",
+    expected: null,
+  },
+  {
+    name: "a figure between two names",
+    options: PARTIES,
+    reply: "Labour and Reform UK together 80%, Conservative 15%, Liberal Democrat 5%.",
+    expected: null,
+  },
+  {
+    name: "every option stated, summing to 105%",
+    options: DECISIONS,
+    reply: "A: 30%\nB: 70%\nC: 5%",
+    expected: { A: 30 / 105, B: 70 / 105, C: 5 / 105 },
+  },
+];
+
 const classes: [string, Row[]][] = [
+  ["figure before the option", figureFirst],
+  ["options left out", leftOut],
   ["options named with small differences", byName],
   ["probabilities in prose, inline or ordered", inProse],
   ["marked final distribution", finalMarked],

@@ -272,6 +272,93 @@ The 80% prediction interval is 1,200 to 1,800 units.`,
   },
 ];
 
+// Percentile lists without the word "percentile" on every line.
+const unlabelledPercentiles: Row[] = [
+  ...[
+    "5%: 134\n25%: 173\n50%: 200\n75%: 227\n95%: 266",
+    "- 5%: 134\n- 50%: 200\n- 95%: 266",
+    "P5 = 134\nP25 = 173\nP50 = 200\nP75 = 227\nP95 = 266",
+    "P5: 134, P50: 200, P95: 266",
+    "5th: 134\n25th: 173\n50th: 200\n75th: 227\n95th: 266",
+    "The median is 200. The 5th percentile is 134 and the 95th percentile is 266.",
+    "Median estimate: 200\nThe 5th percentile is 134 and the 95th is 266.",
+    "Percentiles:\n* 5th: 134\n* 50th: 200\n* 95th: 266",
+  ].map((reply) => ({ name: reply, reply, expected: fromInterval(134, 266, Z90, 200) })),
+  {
+    name: "10/90 lines with percent signs",
+    reply: "10%: 30\n50%: 45\n90%: 60",
+    expected: fromInterval(30, 60, Z80, 45),
+  },
+  {
+    name: "quartile lines",
+    reply: "25th: 100\n50th: 120\n75th: 140",
+    expected: fromInterval(100, 140, Z50, 120),
+  },
+];
+
+// A spread in the reasoning ("polling at 24% ± 3") is evidence; a later statement is the answer.
+const spreadInReasoning: Row[] = [
+  {
+    name: "poll margin, then a percentile list",
+    reply:
+      "Current polling is 24% ± 3.\n\n- 5th percentile: 110\n- 50th percentile: 160\n- 95th percentile: 210",
+    expected: fromInterval(110, 210, Z90, 160),
+  },
+  {
+    name: "poll margin, then an interval with its level",
+    reply: "Polling: 24% ± 3.\n\nI expect about 150 seats, with a 95% interval of 100 to 200.",
+    expected: fromInterval(100, 200, Z95, 150),
+  },
+  {
+    name: "poll margin, then a revised mean and SD",
+    reply: "Polling: 24% ± 3.\n\nFirst pass: mean 200, SD 40.\nRevised: mean 185, SD 50.",
+    expected: quantity(185, 50),
+  },
+  {
+    name: "historical figure with a spread, then the forecast with its own",
+    reply: "The average was 40 ± 5 over 2010–2020.\n\nMy forecast: 48 ± 4",
+    expected: quantity(48, 4),
+  },
+];
+
+const intervalScalesAndLanguages: Row[] = [
+  {
+    name: "scale written once at the end of a 95% CI",
+    reply: "Point estimate: 1.75 million (95% CI: 1.5–2.0 million)",
+    expected: fromInterval(1_500_000, 2_000_000, Z95, 1_750_000),
+  },
+  {
+    name: "scale on both ends of a 90% interval",
+    reply: "Median: 2.4bn\n90% interval: 2.0bn–2.8bn",
+    expected: fromInterval(2e9, 2.8e9, Z90, 2.4e9),
+  },
+  {
+    name: "German labels with decimal commas",
+    reply: "Mittelwert: 12,5\nStandardabweichung: 2,1",
+    expected: quantity(12.5, 2.1),
+  },
+  {
+    name: "French labels with decimal commas",
+    reply: "Moyenne : 42,5\nÉcart-type : 3,2",
+    expected: quantity(42.5, 3.2),
+  },
+  {
+    name: "Spanish labels with decimal commas",
+    reply: "Media: 7,25\nDesviación estándar: 0,8",
+    expected: quantity(7.25, 0.8),
+  },
+  {
+    name: "German interval with bis",
+    reply: "Schätzung: 12,5 (95-%-Konfidenzintervall: 10,5 bis 14,5)",
+    expected: fromInterval(10.5, 14.5, Z95, 12.5),
+  },
+  {
+    name: "thousands separators stay thousands",
+    reply: "Mean: 1,250\nSD: 150",
+    expected: quantity(1250, 150),
+  },
+];
+
 const incomplete: Row[] = [
   {
     name: "a mean with no spread",
@@ -291,6 +378,9 @@ const rows = [
   ...tables,
   ...percentiles,
   ...intervals,
+  ...unlabelledPercentiles,
+  ...spreadInReasoning,
+  ...intervalScalesAndLanguages,
   ...incomplete,
 ];
 
@@ -320,6 +410,16 @@ describe("single values however the model phrases them", () => {
       name: "power of ten",
       reply: `Last year's figure was 2.9 × 10^4.\n\nFinal answer: 3.2 × 10^4`,
       expected: value(3.2e4),
+    },
+    {
+      name: "decimal comma",
+      reply: "Prognose: 3,75",
+      expected: value(3.75),
+    },
+    {
+      name: "revised estimate after an initial one",
+      reply: "Initial estimate: 150. Revised estimate after the polls: 170.",
+      expected: value(170),
     },
     {
       name: "table row",

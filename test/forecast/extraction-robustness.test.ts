@@ -79,6 +79,8 @@ function isValid(answer: ForecastAnswer): boolean {
   }
 }
 
+const PARTIES = { A: "Labour", B: "Conservative", C: "Liberal Democrats", D: "Reform UK" };
+
 describe("extractAnswer on arbitrary text", () => {
   it.each(ANSWER_TYPES)("%s: never throws and only returns valid answers", (type) => {
     const next = random(ANSWER_TYPES.indexOf(type) + 1);
@@ -108,9 +110,18 @@ describe("extractAnswer on arbitrary text", () => {
     ["opening reasoning tags", "<think>".repeat(20_000)],
     ["table pipes", `A) ${"| 5 x ".repeat(20_000)}`],
     ["ranges", "between 1 and 2 ".repeat(20_000)],
+    ["final markers", `${"Final: ".repeat(20_000)}20%`],
+    ["names joined by and", `${"Labour and ".repeat(20_000)}40%`],
+    ["names with figures", "Labour 5%, ".repeat(10_000)],
+    ["decimal comma lists", "1,2,".repeat(30_000)],
+    ["negations", `${"the chance it does not ".repeat(5_000)}at 85%`],
+    ["ordinals after a percentile", "percentile the 5th is ".repeat(8_000)],
+    ["reasons after an answer", `Answer: Spain${" - x".repeat(20_000)}`],
   ])("stays fast on pathological input: %s", (_, reply) => {
     const started = performance.now();
-    for (const type of ANSWER_TYPES) extractAnswer(type, reply, null);
+    for (const type of ANSWER_TYPES) {
+      extractAnswer(type, reply, type === "multiple_choice" ? PARTIES : null);
+    }
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 

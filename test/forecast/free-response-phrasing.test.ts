@@ -216,7 +216,67 @@ I cannot separate them.`,
   },
 ];
 
-const rows = [...marked, ...unmarked, ...undecided];
+const answerThenReason = (answer: string, after: string): Row => ({
+  name: `${answer} then ${JSON.stringify(after.slice(0, 24))}`,
+  reply: `The favourite won 3 of the last 5 editions; the field has 12 serious contenders.\n\nAnswer: ${answer}${after}`,
+  expected: answer,
+});
+
+// What a model writes after its answer to justify it, kept apart from names that contain dashes,
+// "and", full stops and brackets of their own.
+const justified: Row[] = [
+  ...[
+    "Spain",
+    "Bosnia and Herzegovina",
+    "Guinea-Bissau",
+    "Trinidad and Tobago",
+    "J. D. Vance",
+  ].flatMap((answer) =>
+    [
+      " — because they have the deepest squad.",
+      " – due to form and depth",
+      " - they won the last major tournament",
+      " (they lead the group by 6 points)",
+      ", because of the easier draw.",
+      " because of the easier draw",
+      ": they have the strongest midfield",
+      "; a close second is France.",
+      ". France is the main alternative.",
+      " (55%)",
+      ", since the holders look tired",
+    ].map((after) => answerThenReason(answer, after)),
+  ),
+  answerThenReason("Alexandria Ocasio-Cortez", ", given her fundraising lead."),
+  answerThenReason("Real Madrid", " (6 points clear with 5 games left)"),
+  answerThenReason("St. Louis", " — the bid with the most venues."),
+  answerThenReason("São Paulo", " — by a distance"),
+  {
+    name: "title with a colon in JSON",
+    reply: '{"answer": "Dune: Part Two"}',
+    expected: "Dune: Part Two",
+  },
+  {
+    name: "the answer is sentence",
+    reply: "Final answer: The answer is Spain.",
+    expected: "Spain",
+  },
+  { name: "bold answer with a full stop", reply: "My prediction: **Kenya**.", expected: "Kenya" },
+  { name: "German label", reply: "Antwort: Spanien", expected: "Spanien" },
+  { name: "German final label", reply: "Endgültige Antwort: Frankreich", expected: "Frankreich" },
+  {
+    name: "Spanish label with a reason",
+    reply: "Respuesta: España — porque tiene la plantilla más completa",
+    expected: "España",
+  },
+  {
+    name: "French label with a space before the colon",
+    reply: "Réponse : Espagne",
+    expected: "Espagne",
+  },
+  { name: "Italian label", reply: "Risposta: Italia", expected: "Italia" },
+];
+
+const rows = [...marked, ...unmarked, ...undecided, ...justified];
 
 function extracted(row: Row): string | null {
   const answer = extractAnswer("free_response", row.reply, null);

@@ -9,7 +9,8 @@ import {
 import type { ForecastAnswer } from "../types.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, strongest } from "./labelled.js";
-import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
+import { statesChanceOfNo } from "./negated-event.js";
+import { mapOutcome, type Outcome, resolveTiers, type Tier } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
 import { plainText } from "./reply-text.js";
 import { type RawNumber, rawNumberFrom, toProbability } from "./validate.js";
@@ -37,11 +38,14 @@ const PROBABILITY_KEYS = [
 ];
 
 const PROBABILITY_LABEL =
-  /(?<!\w)(?:answer|probability|prediction|forecast|estimate|likelihood|chance|yes|p\((?:yes|no)\)|wahrscheinlichkeit|prognose|probabilidad|pron[oó]stico|probabilit[ée]|probabilit[àa])(?!\w)(?:\s+(?:of|that|for)\b[^:=\n]{0,60}?)?(?:\s*\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])/gi;
+  /(?<!\w)(?:answer|probability|prediction|forecast|estimate|likelihood|chance|yes|p\((?:yes|no)\)|wahrscheinlichkeit|prognose|probabilidad|pron[oó]stico|probabilit[ée]|probabilit[àa])(?!\w)(?:\s+(?:of|that|for)\b[^:=\n]{0,60}?)?(?:\s*\([^)\n]{0,40}\))?\s*(?::|=|\bis\b(?!['’])|[-–—→|])/gi;
+// "## Answer" or "### Probability" on its own line, the figure on the next.
+const HEADING_LABEL =
+  /^[ \t]*#{1,6}[ \t]*(?:final[ \t]+)?(?:answer|probability|forecast|prediction|estimate)[ \t]*:?[ \t]*\n\s*/gim;
 
 // A label for the other side: "Probability of NO:", "P(NO) =", "Chance of a No outcome:".
 const NO_LABEL =
-  /(?:(?:probability|chance|likelihood)\s+(?:of|for)\s+(?:an?\s+)?["'“(]?no["'”)]?(?:\s+(?:outcome|resolution|answer))?|p\(no\))\s*(?:\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])\s*$/i;
+  /(?:(?:probability|chance|likelihood)\s+(?:of|for)\s+(?:an?\s+)?["'“(]?no["'”)]?(?:\s+(?:outcome|resolution|answer))?|(?:probability|chance|likelihood)\s*\(\s*no\s*\)|p\(no\))\s*(?:\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])\s*$/i;
 // Words just before a label that make its figure a reference point rather than the answer:
 // "Initial estimate: 50%", "Base rate probability: 10%", "Confidence in this forecast: 80%".
 const REFERENCE_BEFORE =
@@ -57,21 +61,41 @@ const CONCLUSION_MARKER =
 // 45% base rate is too high" the figure is a reference, not the conclusion.
 const MARKED_CLAUSE = /^[^\n]{0,100}?(?=[.!?;](?:\s|$)|\n|$)/;
 const MARKED_GAP = 30;
+// The only words that may stand between a marker and its figure: in "Final: I expect only modest
+// 60% support" the figure describes something else, and a later label states the answer.
+const MARKED_GAP_WORDS = new Set(
+  "is at of be to around about roughly approximately approx maybe probably perhaps just only a an the i i'd i'll i'm would will say put it it's this that call go going with settle land landing on my final here now then therefore thus overall yes in probability chance odds likelihood estimate forecast answer prediction number".split(
+    " ",
+  ),
+);
+const GAP_SEPARATORS = /[\s:=~≈,*—–-]+/;
 // Words a model may put between a label and its figure: "Estimate: somewhere in the 30% range".
 const LABEL_FILLER = /^(?:\s*(?:somewhere|in the|around|close to|near|maybe|likely|roughly)\b)*/i;
 // "30% or 40%", "0.3/0.4": two answers where one is asked for.
 const ALTERNATIVE_AFTER = /^\s*(?:or|\/)\s*(?:(?:maybe|perhaps|possibly|about)\s+|~)?\d/;
 
+// A conclusion in words after the last figure ("I'd say it's unlikely", "better than even"): the
+// figures before it are the evidence, not the answer, so prose is not read for one.
+const VERDICT_IN_WORDS =
+  /\b(?:un)?likely\b|\b(?:improbable|doubtful|long shot|(?:near(?:ly)?|almost)\s+certain(?:ty|ly)?|remote|(?:better|worse)\s+than\s+even)\b/i;
+const SENTENCE_END = /[.!?\n]/g;
+
 // ForecastBench asks for the final probability between single asterisks: "*0.62*".
 const ASTERISKED = /(?<!\*)\*([^*\n]{1,24})\*(?!\*)/g;
 
 const ODDS_JOINER = /^\s*(?:in|out of)\s+/;
-const WORD_AFTER = /^\s*(?:chance|probability|likelihood|likely|odds|risk)\b/i;
+const WORD_AFTER =
+  /^\s*(?:chance|probability|likelihood|likely|odds|risk|shot|sure|confident|certain)\b/i;
 // The words may lead up to the figure only through the event and linking words: "a chance of
 // about 62%", "the probability of flooding at 15%", "I estimate 62%", but not "a 62% chance, up
 // from 40%" or "the probability of a recession is often cited as 30%" (someone else's figure).
-const WORD_BEFORE =
-  /(?:chance|probability|likelihood|odds|estimate|forecast|prediction|put (?:it|this|the odds|the probability) at|I(?:'d| would) say)(?:\s+(?:of|that|for)\s(?:(?!\b(?:is|was|are|were|has|have|had|been|but|and|than|from|although|though|while|whereas|because)\b)[^.\d\n%]){0,60}?)?(?:\s+(?:of|at|is|are|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$/i;
+// "isn't 50%", "not 70%": a figure written to be rejected.
+const REJECTED_BEFORE = /(?:\bnot|n['’]t)\s+(?:about\s+|around\s+)?$/i;
+const EVENT = String.raw`(?:(?!\b(?:is|was|are|were|has|have|had|been|but|and|than|from|although|though|while|whereas|because)\b)[^.\d\n%]){0,60}?`;
+const WORD_BEFORE = new RegExp(
+  String.raw`(?:(?:chance|probability|likelihood|odds)(?:\s+(?:(?:of|that|for)\s)?${EVENT})?|(?:estimate|forecast|prediction)(?:\s+(?:of|that|for)\s${EVENT})?|put (?:it|this|the odds|the probability) at|I(?:'d| would)? put|I(?:'d| would) say)(?:\s+(?:of|at|is|are|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$`,
+  "i",
+);
 
 interface Figure {
   raw: RawNumber;
@@ -116,15 +140,28 @@ function complement(raw: RawNumber): RawNumber {
   return { value: (percent ? 100 : 1) - raw.value, percent };
 }
 
-/** The figure stated at `index`; two figures offered as alternatives read as no valid figure. */
-function statedAt(text: string, index: number, negated: boolean): RawNumber | null {
+/**
+ * The figure stated at `index`, for "yes" when stated for "no" (after a label for the other side,
+ * or in words of the event not happening); two figures offered as alternatives read as no
+ * valid figure.
+ */
+function statedAt(text: string, index: number, noLabel: boolean): RawNumber | null {
   const filler = LABEL_FILLER.exec(text.slice(index, index + 40))?.[0].length ?? 0;
   const figure = readProbabilityAt(text, index + filler);
   if (figure === null) return null;
   if (ALTERNATIVE_AFTER.test(text.slice(figure.end, figure.end + 20))) {
     return { value: Number.NaN, percent: false };
   }
+  const negated = noLabel !== statesChanceOfNo(text, figure.start, figure.end);
   return negated ? complement(figure.raw) : figure.raw;
+}
+
+function onlyLinkingWords(gap: string): boolean {
+  return gap
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .split(GAP_SEPARATORS)
+    .every((word) => word === "" || MARKED_GAP_WORDS.has(word));
 }
 
 function lineBefore(text: string, index: number): string {
@@ -141,7 +178,7 @@ function readsAsProbability(clause: string, token: NumberToken): boolean {
   if (token.percent || (!token.bareInteger && token.value > 0 && token.value <= 1)) return true;
   return (
     ODDS_JOINER.test(clause.slice(token.end)) ||
-    /[:=][\s~≈]*(?:about\s+|around\s+)?$/.test(clause.slice(0, token.start))
+    /(?:[:=—–-]|\b(?:is|at))[\s~≈]*(?:about\s+|around\s+)?$/.test(clause.slice(0, token.start))
   );
 }
 
@@ -155,7 +192,8 @@ function markedProbabilities(text: string, markerPattern: RegExp): RawNumber[] {
     if (
       token === undefined ||
       token.start > MARKED_GAP ||
-      /\bthe\s*$/i.test(clause.slice(0, token.start))
+      /\bthe\s*$/i.test(clause.slice(0, token.start)) ||
+      !onlyLinkingWords(clause.slice(0, token.start))
     ) {
       continue;
     }
@@ -173,8 +211,12 @@ function labelledProbabilities(text: string): RawNumber[] {
     if (REFERENCE_BEFORE.test(before)) continue;
     const raw = statedAt(text, match.index + match[0].length, NO_LABEL.test(before + match[0]));
     if (raw !== null) {
-      labelled.push({ figure: raw, index: match.index, strong: /[:=]\s*$/.test(match[0]) });
+      labelled.push({ figure: raw, index: match.index, strong: /[:=|]\s*$/.test(match[0]) });
     }
+  }
+  for (const match of text.matchAll(HEADING_LABEL)) {
+    const raw = statedAt(text, match.index + match[0].length, false);
+    if (raw !== null) labelled.push({ figure: raw, index: match.index, strong: true });
   }
   for (const match of text.matchAll(ASTERISKED)) {
     const token = wholeNumber(match[1] ?? "");
@@ -204,10 +246,14 @@ function proseProbabilities(text: string): ProseFigure[] {
     if (fraction && (token.bareInteger || token.value <= 0 || token.value >= 1)) continue;
     consumedUntil = figure.end;
     if (/\bconfidence\b/i.test(lineBefore(text, figure.start))) continue;
+    if (REJECTED_BEFORE.test(lineBefore(text, figure.start))) continue;
     const attached =
       WORD_AFTER.test(text.slice(figure.end)) ||
       WORD_BEFORE.test(text.slice(Math.max(0, figure.start - 60), figure.start));
-    found.push({ raw: figure.raw, fraction, attached });
+    const raw = statesChanceOfNo(text, figure.start, figure.end)
+      ? complement(figure.raw)
+      : figure.raw;
+    found.push({ raw, fraction, attached });
   }
   return found;
 }
@@ -222,6 +268,22 @@ function lastFigure(text: string): NumberToken[] {
   return figures.slice(-1);
 }
 
+function lastDigitAt(text: string): number {
+  for (let index = text.length - 1; index >= 0; index--) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) return index;
+  }
+  return -1;
+}
+
+/** Whether a sentence after the last figure concludes in words. */
+function concludesInWords(text: string): boolean {
+  const last = lastDigitAt(text);
+  SENTENCE_END.lastIndex = last + 1;
+  const sentenceEnd = last === -1 ? 0 : (SENTENCE_END.exec(text)?.index ?? text.length);
+  return VERDICT_IN_WORDS.test(text.slice(sentenceEnd));
+}
+
 /** A probability for "yes" from the most explicit statement in `text`. */
 export function extractBinary(text: string): Outcome<ForecastAnswer> {
   const plain = plainText(text);
@@ -232,17 +294,20 @@ export function extractBinary(text: string): Outcome<ForecastAnswer> {
     figures ??= proseProbabilities(prose);
     return figures;
   };
+  const explicit: Tier<RawNumber>[] = [
+    { decisive: true, find: () => jsonProbabilities(plain) },
+    { decisive: true, find: () => markedProbabilities(prose, FINAL_MARKER) },
+    { decisive: true, find: () => labelledProbabilities(prose) },
+  ];
+  const loose: Tier<RawNumber>[] = [
+    { decisive: false, find: () => markedProbabilities(prose, CONCLUSION_MARKER) },
+    { decisive: false, find: () => rawOf(proseFigures().filter((figure) => figure.attached)) },
+    { decisive: false, find: () => rawOf(proseFigures().filter((figure) => !figure.fraction)) },
+    { decisive: false, find: () => rawOf(proseFigures().filter((figure) => figure.fraction)) },
+    { decisive: true, find: () => lastFigure(prose) },
+  ];
   const outcome = resolveTiers<RawNumber, number>(
-    [
-      { decisive: true, find: () => jsonProbabilities(plain) },
-      { decisive: true, find: () => markedProbabilities(prose, FINAL_MARKER) },
-      { decisive: true, find: () => labelledProbabilities(prose) },
-      { decisive: false, find: () => markedProbabilities(prose, CONCLUSION_MARKER) },
-      { decisive: false, find: () => rawOf(proseFigures().filter((figure) => figure.attached)) },
-      { decisive: false, find: () => rawOf(proseFigures().filter((figure) => !figure.fraction)) },
-      { decisive: false, find: () => rawOf(proseFigures().filter((figure) => figure.fraction)) },
-      { decisive: true, find: () => lastFigure(prose) },
-    ],
+    concludesInWords(prose) ? explicit : [...explicit, ...loose],
     toProbability,
   );
   return mapOutcome(outcome, (probability) => ({ type: "binary", probability }));

@@ -15,9 +15,9 @@ export interface Block {
 }
 
 /**
- * Blocks joined into distributions: a block joins the one before it while it is of the same
- * kind and names other options (reasoning between lines); an option named again, or a sentence
- * next to a list, starts a new distribution.
+ * Blocks joined into distributions: a block of labelled lines joins the one before it while it
+ * names other options (reasoning between lines); an option named again, a sentence, or a list
+ * after a sentence starts a new distribution.
  */
 export function distributions(blocks: Block[]): Map<string, ChoiceEntry>[] {
   const found: Map<string, ChoiceEntry>[] = [];
@@ -30,7 +30,7 @@ export function distributions(blocks: Block[]): Map<string, ChoiceEntry>[] {
   const repeats = (entry: ChoiceEntry): boolean =>
     entry.letter !== UNPLACED && current.has(entry.letter);
   for (const block of blocks) {
-    if (block.prose !== prose || block.entries.some(repeats)) split();
+    if (block.prose || block.prose !== prose || block.entries.some(repeats)) split();
     prose = block.prose;
     for (const entry of block.entries) {
       if (repeats(entry)) split();

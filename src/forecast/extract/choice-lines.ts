@@ -1,14 +1,9 @@
 import { type NumberToken, readNumberAt, wholeNumber } from "../numbers.js";
 import type { OptionMap } from "../types.js";
 import { type Block, chooseDistribution, distributions, UNPLACED } from "./choice-distributions.js";
+import { proseChoices } from "./choice-prose.js";
 import { letterForLabel } from "./option-labels.js";
-import {
-  AMBIGUOUS,
-  foldAccents,
-  normalizeName,
-  type OptionNames,
-  optionNames,
-} from "./option-names.js";
+import { AMBIGUOUS, type OptionNames, optionNames } from "./option-names.js";
 import type { ChoiceEntry, RawNumber } from "./validate.js";
 
 // Bullets, quote marks, headings, table pipes and list numbers before a line's label.
@@ -25,14 +20,9 @@ const INLINE_ENTRY =
 const LIST_GAP = /^[\s,;]*(?:and|then)?[\s,;]*$/;
 // "A) Red (50%)": the probability in brackets at the end of the line.
 const BRACKETED_PERCENT = /\(\s*([^()]*?%)\s*\)[\s|*.,;]*$/;
-// What may join an option's name to its probability in prose: "Red at 50%", "Blue: 30%",
-// "Labour a 45% chance", "Reform UK (35%)".
-const NAME_JOINER =
-  /\s*(?:\((?![^)\n]*\d\s*%)[^)\n]{0,40}\))?\s*(?:[:=(]|[-–—]|\b(?:at|gets|with|on|is|has)\b)?\s*(?:\b(?:a|an|about|around|roughly|approximately|only|just)\b\s*|[~≈]\s*)?/y;
 // A "Label: 20%" line whose few words name no option ("Lib Dems" for "Liberal Democrat").
 const UNPLACED_LABEL = /^\p{L}[\p{L}.'’&-]*(?: [\p{L}.'’&-]+){0,3}$/u;
-// Sentences only count a figure written as a percentage, so lines without one are skipped.
-const PERCENT_SIGN = /%|percent/i;
+const STATED_FIGURE = /\d\s*%|[:=]\s*\d/;
 // A line that announces the answer: "Final answer:", "My final probabilities", "Final:".
 const FINAL_MARKER =
   /\bfinal(?:ly)?\b[^\n]{0,30}?(?:answer|forecast|distribution|probabilit|prediction|estimate)|\bfinal\s*:/i;
@@ -117,20 +107,6 @@ function inlineEntries(line: string): ChoiceEntry[] {
     .map(({ letter, raw }) => ({ letter, raw }));
 }
 
-/** Percentages written after option names in a sentence: "Red at 50%, Blue 30%". */
-function mentionedChoices(line: string, names: OptionNames): ChoiceEntry[] {
-  if (names.pattern === null || !PERCENT_SIGN.test(line)) return [];
-  const entries: ChoiceEntry[] = [];
-  for (const match of foldAccents(line).matchAll(names.pattern)) {
-    const letter = names.lookup(normalizeName(match[0]));
-    NAME_JOINER.lastIndex = match.index + match[0].length;
-    const joined = NAME_JOINER.exec(line);
-    const token = joined === null ? null : readNumberAt(line, NAME_JOINER.lastIndex);
-    if (letter !== undefined && token?.percent) entries.push({ letter, raw: token });
-  }
-  return entries;
-}
-
 /** The option probabilities one line states: "A: 50%, B: 30%", "Option_B: 30%", "Red: 50%". */
 interface LineReading {
   entries: ChoiceEntry[];
@@ -153,8 +129,15 @@ function labelledEntries(
   if (inline.length === 1) return inline;
   if (options === null || names === null) return [];
   const named = probabilityAfterLabel(line);
-  const letter = named === null ? null : letterForLabel(line.slice(0, named.labelEnd), options);
-  if (named === null) return null;
+  // "Labour: 48%, Reform UK: 32%": several statements on one line are a sentence, not a label.
+  if (
+    named === null ||
+    STATED_FIGURE.test(line.slice(0, named.labelEnd)) ||
+    (line.match(/%/g)?.length ?? 0) > 1
+  ) {
+    return null;
+  }
+  const letter = letterForLabel(line.slice(0, named.labelEnd), options);
   if (letter !== null) return [{ letter, raw: named.raw }];
   return UNPLACED_LABEL.test(line.slice(0, named.labelEnd).trim())
     ? [{ letter: UNPLACED, raw: named.raw }]
@@ -170,7 +153,10 @@ function lineEntries(
   if (!/\d/.test(line)) return { entries: [], prose: false };
   const labelled = labelledEntries(line, options, names);
   if (labelled !== null) return { entries: labelled, prose: false };
-  return { entries: names === null ? [] : mentionedChoices(line, names), prose: true };
+  return {
+    entries: names === null || options === null ? [] : proseChoices(line, options, names),
+    prose: true,
+  };
 }
 
 /** Runs of answer lines of one kind, split by lines of other text. */
@@ -187,7 +173,8 @@ function lineBlocks(lines: string[], options: OptionMap | null): Block[] {
         entry.letter === UNPLACED ||
         entry.letter in options,
     );
-    if (entries.length > 0 && current?.prose === reading.prose) {
+    // A sentence states its distribution whole; labelled lines build one up line by line.
+    if (entries.length > 0 && current?.prose === false && !reading.prose) {
       current.entries.push(...entries);
     } else if (entries.length > 0) {
       if (current !== null) blocks.push(current);

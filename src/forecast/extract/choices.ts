@@ -1,3 +1,4 @@
+import { withDecimalPoints } from "../numbers.js";
 import type { ForecastAnswer, OptionMap } from "../types.js";
 import { choiceLines } from "./choice-lines.js";
 import { findJsonObjects, type JsonObject, withNested } from "./json-objects.js";
@@ -42,7 +43,7 @@ function jsonChoices(text: string, options: OptionMap | null): ChoiceEntry[][] {
 
 /** Option probabilities from the most explicit statement in `text`. */
 export function extractChoices(text: string, options: OptionMap | null): Outcome<ForecastAnswer> {
-  const plain = plainText(text);
+  const plain = withDecimalPoints(plainText(text));
   const outcome = resolveTiers<ChoiceEntry[], Record<string, number>>(
     [
       { decisive: true, find: () => jsonChoices(plain, options) },

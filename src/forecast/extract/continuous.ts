@@ -2,7 +2,7 @@ import { withoutDates } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
 import { labelledNumbers, strongest } from "./labelled.js";
 import type { Outcome } from "./outcome.js";
-import { normalFromPercentiles, percentileLines } from "./percentiles.js";
+import { normalFromPercentiles, percentileStatement } from "./percentiles.js";
 import { jsonQuantity } from "./quantity-json.js";
 import {
   ANSWER_LABEL,
@@ -10,7 +10,7 @@ import {
   MEDIAN_LABEL,
   STANDARD_DEVIATION_LABEL,
 } from "./quantity-labels.js";
-import { lastRange, plusMinus } from "./quantity-prose.js";
+import { type Interval, lastRange, plusMinus } from "./quantity-prose.js";
 import { quantityText } from "./quantity-text.js";
 import { plainText } from "./reply-text.js";
 import { toContinuous } from "./validate.js";
@@ -33,6 +33,23 @@ function labelledPair(text: string): { mean: number; standardDeviation: number }
 }
 
 /**
+ * A figure with its spread ("45% ± 3"), unless a percentile list, an interval with its
+ * coverage, or a mean is written after it: a spread in the reasoning ("polling at 24% ± 3")
+ * describes the evidence, and the later statement the answer.
+ */
+function lastPlusMinus(
+  text: string,
+  percentilesAt: number,
+  range: Interval | null,
+): { mean: number; standardDeviation: number } | null {
+  const spread = plusMinus(text);
+  if (spread === null) return null;
+  const meanAt = labelledNumbers(text, MEAN_LABEL).at(-1)?.index ?? -1;
+  const rangeAt = range?.levelStated === true ? range.index : -1;
+  return Math.max(percentilesAt, rangeAt, meanAt) > spread.index ? null : spread;
+}
+
+/**
  * A mean and a standard deviation, each from its most explicit statement: a reply object,
  * "Mean:" and "SD:" lines, "42.5 ± 5.2", looser labels, tables, percentile lines, and as a last
  * resort a range ("between 30 and 50", "95% CI: 30–50") read at its stated coverage. Figures
@@ -42,9 +59,11 @@ export function extractContinuous(text: string): Outcome<ForecastAnswer> {
   const plain = quantityText(plainText(text));
   const prose = withoutDates(plain);
   const json = jsonQuantity(plain);
-  const stated = labelledPair(prose) ?? plusMinus(prose);
-  const fitted = normalFromPercentiles(percentileLines(prose));
+  const percentiles = percentileStatement(prose);
+  const fitted = normalFromPercentiles(percentiles.points);
   const range = lastRange(prose);
+  const percentilesAt = percentiles.points.size >= 2 ? percentiles.index : -1;
+  const stated = labelledPair(prose) ?? lastPlusMinus(prose, percentilesAt, range);
   const mean =
     json.mean ??
     stated?.mean ??

@@ -2,10 +2,10 @@ import { findJsonObjects, normalizeKey, withNested } from "./json-objects.js";
 
 const ANSWER_KEYS = ["answer", "finalanswer", "prediction", "finalprediction", "forecast"];
 
-// "Answer: Spain", "**Final answer:** Spain", "- Prediction: Spain", "My final answer is Spain";
-// the label starts its line.
+// "Answer: Spain", "**Final answer:** Spain", "- Prediction: Spain", "My final answer is Spain",
+// "Antwort: Spanien", "Réponse finale : Espagne"; the label starts its line.
 const ANSWER_LINE =
-  /^[ \t>#*_-]*(?:(?:my\s+)?(?:final\s+)?(?:answer|prediction)(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]|(?:my\s+)?final\s+answer\s+is\b)\s*(?:\*\*|__)?[ \t]*([^\n]*)$/gim;
+  /^[ \t>#*_-]*(?:(?:(?:my\s+)?(?:final\s+)?(?:answer|prediction)|(?:endgültige\s+)?antwort|(?:respuesta|resposta|risposta)(?:\s+final[e]?)?|r[ée]ponse(?:\s+finale)?)(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]|(?:my\s+)?final\s+answer\s+is\b)\s*(?:\*\*|__)?[ \t]*([^\n]*)$/gim;
 // "## Final Answer" on its own line, the answer on the next.
 const ANSWER_HEADING = /^[ \t]*#{1,6}[ \t]*(?:final\s+)?answer[ \t]*:?[ \t]*$/gim;
 const BOXED = /\\boxed\{((?:[^{}\n]|\{[^{}\n]*\})*)\}/g;
@@ -79,11 +79,27 @@ export function unwrapAnswer(text: string): string {
       .replace(/^\\boxed\{([^\n]*)\}$/, "$1")
       .replace(/\\text(?:bf)?\{([^{}]*)\}/g, "$1")
       .replace(/^(\*\*|__|\*|_|`)([^\n]*?)\1(?=\s*[.!]?$)/, "$2")
-      .replace(/^(\*\*|__)|(\*\*|__)$/g, "")
+      .replace(/\*\*|__/g, "")
       .replace(/^["“'‘]([^\n]*)["”'’]$/, "$1")
       .trim();
   }
   return answer;
+}
+
+// What a model writes after the answer to justify it: a spaced dash, a semicolon, a bracket, a
+// clause of reason, a colon or a spaced hyphen before lower-case words, or a new sentence.
+// Unspaced hyphens ("Guinea-Bissau"), "and" ("Trinidad and Tobago") and initials ("J. D.
+// Vance") belong to names.
+const REASON_AFTER =
+  /\s+[—–]\s|\s+-\s|;|\s*\(|,?\s+(?:because|since|as|due to|given|porque|weil|car|parce que)\s|:\s+(?=\p{Ll})|(?<=\p{L}{3}|\p{Lu}{2}|\d)\.\s+(?=\p{Lu})/u;
+// "The answer is Spain", "I predict Spain": the marked answer restated as a sentence.
+const ANSWER_SENTENCE = /^(?:the|my)\s+(?:final\s+)?answer\s+is\s+|^I\s+predict\s+/i;
+
+/** The answer without the reasons written after it on its line. */
+export function withoutReason(answer: string): string {
+  const cut = REASON_AFTER.exec(answer);
+  const kept = (cut === null ? answer : answer.slice(0, cut.index)).replace(ANSWER_SENTENCE, "");
+  return kept.trim() === "" ? answer : kept.trim();
 }
 
 // A name ends a labelled line with a full stop ("Answer: Brisbane."); a sentence keeps its own.

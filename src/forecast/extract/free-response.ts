@@ -1,5 +1,10 @@
 import type { ForecastAnswer } from "../types.js";
-import { markedAnswer, unwrapAnswer, withoutClosingStop } from "./free-response-marks.js";
+import {
+  markedAnswer,
+  unwrapAnswer,
+  withoutClosingStop,
+  withoutReason,
+} from "./free-response-marks.js";
 import type { Outcome } from "./outcome.js";
 import { withoutAnswerTagMarks } from "./reply-text.js";
 
@@ -10,7 +15,7 @@ const UNDECIDED = /^either\b[^\n]*\bor\b/i;
 
 function asAnswer(text: string, marked: boolean): Outcome<ForecastAnswer> {
   const unwrapped = unwrapAnswer(text.trim().slice(0, MAX_FREE_RESPONSE_LENGTH));
-  const answer = marked ? withoutClosingStop(unwrapped) : unwrapped;
+  const answer = marked ? withoutClosingStop(unwrapAnswer(withoutReason(unwrapped))) : unwrapped;
   if (answer === "" || UNDECIDED.test(answer)) return { kind: "none" };
   return { kind: "found", answer: { type: "free_response", text: answer } };
 }

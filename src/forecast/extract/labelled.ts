@@ -29,6 +29,18 @@ export function labelledNumbers(text: string, label: RegExp): Labelled<NumberTok
   return labelledFigures(text, label, readNumberAt);
 }
 
+// Words just before a label that make its figure a reference point rather than the answer:
+// "Initial estimate: 150", "Last year's value: 61".
+const REFERENCE_BEFORE =
+  /\b(?:initial|preliminary|prior|previous|first[- ]pass|starting|naive|historical|base[- ]rate|last year['’]s)\b[^\n]{0,20}$/i;
+
+/** Labelled figures other than reference points. */
+export function ownLabelledNumbers(text: string, label: RegExp): Labelled<NumberToken>[] {
+  return labelledNumbers(text, label).filter(
+    (entry) => !REFERENCE_BEFORE.test(text.slice(Math.max(0, entry.index - 40), entry.index)),
+  );
+}
+
 /**
  * The figures worth trusting, in order: those after "label:" when there are any, since prose
  * mentions ("would mean 3 more launches") are written without a colon.

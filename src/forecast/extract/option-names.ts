@@ -45,7 +45,11 @@ function partialAliases(words: string[]): string[] {
     for (let end = start + 1; end <= words.length; end++) {
       const first = words[start] ?? "";
       const last = words[end - 1] ?? "";
-      if (nameWord(first) && nameWord(last)) aliases.push(words.slice(start, end).join(" "));
+      // A surname with its particle ("Le Pen", "van der Berg") starts with a short word.
+      const particle = end === words.length && first.length >= 2 && !STOP_WORDS.has(first);
+      if ((nameWord(first) || particle) && nameWord(last)) {
+        aliases.push(words.slice(start, end).join(" "));
+      }
     }
   }
   const full = words.join(" ");
@@ -57,6 +61,10 @@ export interface OptionNames {
   lookup: (normalized: string) => string | undefined;
   /** Every alias, longest first, at word boundaries; accents must be folded from the text. */
   pattern: RegExp | null;
+  /** Each option's normalized text, by letter. */
+  normalized: [string, string][];
+  /** The most words any option's name has. */
+  maxWords: number;
 }
 
 function buildNames(options: OptionMap): OptionNames {
@@ -83,7 +91,12 @@ function buildNames(options: OptionMap): OptionNames {
     source === ""
       ? null
       : new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${source})(?![\p{L}\p{N}])`, "giu");
-  return { lookup, pattern };
+  const normalized = Object.entries(options).map(([letter, text]): [string, string] => [
+    letter,
+    normalizeName(text),
+  ]);
+  const maxWords = Math.max(0, ...normalized.map(([, name]) => name.split(" ").length));
+  return { lookup, pattern, normalized, maxWords };
 }
 
 const cache = new WeakMap<OptionMap, OptionNames>();

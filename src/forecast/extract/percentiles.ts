@@ -4,18 +4,51 @@ import { normalQuantile } from "./normal.js";
 /** Percentile (0–100, exclusive) → value. */
 export type Percentiles = Map<number, number>;
 
+// "5%: 134" and "5th: 134" name a percentile only where they start a line of a list.
 const PERCENTILE_LABEL =
-  /(?<!\w)(?:percentile[ \t_]*(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[ \t_-]*percentile|p(\d{1,2}))(?!\w)(?:\s*\([^)\n]{0,40}\))?\s*(?:[:=]|\bis\b|\bat\b|[-–—])?/gi;
+  /(?<!\w)(?:percentile[ \t_]*(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[ \t_-]*percentile|p(\d{1,2})|(?:^|(?<=\n))[ \t>*•+-]*(\d{1,2})(?:%|st|nd|rd|th)[ \t]*(?=[:=]))(?!\w)(?:\s*\([^)\n]{0,40}\))?\s*(?:[:=]|\bis\b|\bat\b|[-–—])?/gi;
+
+// "the 5th percentile is 134 and the 95th is 266": an ordinal stands for a percentile right
+// after one was named.
+const ORDINAL_AFTER_PERCENTILE = /\bthe\s+(\d{1,2})(?:st|nd|rd|th)\s+(?:is|at|[:=])\s*/gi;
+const PERCENTILE_NAMED = /percentile/i;
+const ORDINAL_REACH = 80;
+
+/** Percentiles stated in a reply, and where the last of them is written (-1 when none). */
+export interface PercentileStatement {
+  points: Percentiles;
+  index: number;
+}
 
 /** "Percentile 10: 30", "10th percentile: 30", "P90 = 55"; a later line for the same percentile wins. */
-export function percentileLines(text: string): Percentiles {
+export function percentileStatement(text: string): PercentileStatement {
+  const labels = [...text.matchAll(PERCENTILE_LABEL)].map((match) => ({
+    percentile: Number(match[1] ?? match[2] ?? match[3] ?? match[4]),
+    index: match.index,
+    from: match.index + match[0].length,
+  }));
+  const ordinals = [...text.matchAll(ORDINAL_AFTER_PERCENTILE)]
+    .filter((match) =>
+      PERCENTILE_NAMED.test(text.slice(Math.max(0, match.index - ORDINAL_REACH), match.index)),
+    )
+    .map((match) => ({
+      percentile: Number(match[1]),
+      index: match.index,
+      from: match.index + match[0].length,
+    }));
   const points: Percentiles = new Map();
-  for (const match of text.matchAll(PERCENTILE_LABEL)) {
-    const percentile = Number(match[1] ?? match[2] ?? match[3]);
-    const token = readNumberAt(text, match.index + match[0].length);
-    if (token !== null && percentile > 0 && percentile < 100) points.set(percentile, token.value);
+  let index = -1;
+  for (const label of [...labels, ...ordinals].sort((a, b) => a.index - b.index)) {
+    const token = readNumberAt(text, label.from);
+    if (token === null || label.percentile <= 0 || label.percentile >= 100) continue;
+    points.set(label.percentile, token.value);
+    index = label.index;
   }
-  return points;
+  return { points, index };
+}
+
+export function percentileLines(text: string): Percentiles {
+  return percentileStatement(text).points;
 }
 
 /**

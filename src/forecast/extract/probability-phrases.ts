@@ -62,6 +62,27 @@ const MARGIN =
 const DECIMAL_COMMA_PERCENT =
   /(?<![\d.,])(\d{1,3}),(\d{1,2})(?=\s*(?:%|per\s?cent\b|pro[zc]ent))/gi;
 const DECIMAL_COMMA_FRACTION = /(?<![\d.,])0,(\d+)(?![\d,])/g;
+// "1-in-5 chance" is "1 in 5".
+const HYPHENATED_ODDS = /(?<![\w.])(\d+)-in-(\d+)(?![\w.])/gi;
+// An even chance in words. "Better than 50/50" is a bound, not a forecast: it becomes "better
+// than even", a conclusion in words.
+const EVEN_CHANCE =
+  /\b(?:a\s+)?(?:coin[- ]?(?:flip|toss)|toss[- ]?up|even odds|evens|fifty[- ]fifty|50\s*[-/]\s*50)(?![\w/-])/gi;
+// Fractions in words are a chance only where one is stated: "I put it at two-thirds.", "a
+// one-third chance"; "a two-thirds majority" and "half of the seats" are not.
+const BOUND_BEFORE = /\b(?:than|above|below|under|over)\s{1,3}["“]?$/i;
+const FRACTION_WORD =
+  /\b(?:two[- ]thirds|(?:a|one)[- ]third|three[- ](?:quarters|fourths)|(?:a|one)[- ](?:quarter|fourth)|half)\b/gi;
+const FRACTION_VALUES: [RegExp, number][] = [
+  [/^two/i, 2 / 3],
+  [/third$/i, 1 / 3],
+  [/^three/i, 3 / 4],
+  [/(?:quarter|fourth)$/i, 1 / 4],
+  [/^half$/i, 1 / 2],
+];
+const FRACTION_AFTER = /^\s*(?:(?:chance|probability|likelihood|likely|odds)\b|[.!;)]|$)/i;
+const FRACTION_BEFORE =
+  /(?:[:=]|\b(?:at|is|be|about|around|roughly|approximately|maybe|say|call it|estimate))\s*(?:an?\s+)?$/i;
 
 function wordValue(word: string): number {
   const parts = word.toLowerCase().split(/[-\s]+/);
@@ -100,10 +121,27 @@ function midpoint(match: string, low: string, high: string, percent: boolean): s
 /**
  * `text` with the ways models write a probability in words rewritten as plain figures:
  * "thirty-five percent" → "35%", "one in four" → "1 in 4", "3:1 against" → "25%",
- * "20-30%" → "25%", "35,5 %" → "35.5 %"; margins such as "(±5%)" are blanked.
+ * "20-30%" → "25%", "35,5 %" → "35.5 %", "a coin flip" → "50% chance", "two-thirds" → "66.67%"
+ * where a chance is stated; margins such as "(±5%)" are blanked.
  */
+function fractionWord(word: string, offset: number, text: string): string {
+  const value = FRACTION_VALUES.find(([pattern]) => pattern.test(word))?.[1];
+  const stated =
+    FRACTION_AFTER.test(text.slice(offset + word.length, offset + word.length + 20)) &&
+    (FRACTION_BEFORE.test(text.slice(Math.max(0, offset - 20), offset)) ||
+      /^\s*(?:chance|probability|likelihood|likely|odds)\b/i.test(
+        text.slice(offset + word.length),
+      ));
+  return value === undefined || !stated ? word : asPercent(value);
+}
+
 export function plainProbabilities(text: string): string {
   return text
+    .replace(EVEN_CHANCE, (phrase: string, offset: number, whole: string) =>
+      BOUND_BEFORE.test(whole.slice(Math.max(0, offset - 12), offset)) ? "even" : "50% chance",
+    )
+    .replace(FRACTION_WORD, fractionWord)
+    .replace(HYPHENATED_ODDS, "$1 in $2")
     .replace(DECIMAL_COMMA_PERCENT, "$1.$2")
     .replace(DECIMAL_COMMA_FRACTION, "0.$1")
     .replace(MARGIN, (margin) => " ".repeat(margin.length))

@@ -8,15 +8,15 @@ function label(words: string): RegExp {
 }
 
 export const MEAN_LABEL = label(
-  String.raw`mean|average|expected[\s_]+value|expectation|point[\s_]+estimate|best[\s_]+estimate|central[\s_]+estimate|μ|mu`,
+  String.raw`mean|average|expected[\s_]+value|expectation|point[\s_]+estimate|best[\s_]+estimate|central[\s_]+estimate|μ|mu|mittelwert|erwartungswert|durchschnitt|moyenne|espérance|media|promedio|valor[\s_]+esperado|média`,
 );
 
 export const MEDIAN_LABEL = label("median");
 
 export const STANDARD_DEVIATION_LABEL = label(
-  String.raw`standard[\s_-]*deviation|std\.?[\s_-]*dev(?:iation)?\.?|stdev|stddev|std|sd|sigma|σ|uncertainty`,
+  String.raw`standard[\s_-]*deviation|std\.?[\s_-]*dev(?:iation)?\.?|stdev|stddev|std|sd|sigma|σ|uncertainty|standardabweichung|[ée]cart[\s_-]*type|desviaci[óo]n[\s_]+(?:est[áa]ndar|t[íi]pica)|desvio[\s_]+padr[ãa]o`,
 );
 
 export const ANSWER_LABEL = label(
-  String.raw`(?:final[\s_]+)?(?:answer|prediction|forecast|estimate|value)`,
+  String.raw`(?:final[\s_]+)?(?:answer|prediction|forecast|estimate|value)|schätzung|prognose|estimaci[óo]n|estimation|pron[óo]stico|previsi[óo]n|pr[ée]vision`,
 );

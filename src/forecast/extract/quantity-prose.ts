@@ -24,26 +24,30 @@ function scaleOf(text: string, token: NumberToken): number | undefined {
  * The last figure written with its spread. "3.2 ± 0.4 million" scales both by the unit written
  * once at the end.
  */
-export function plusMinus(text: string): { mean: number; standardDeviation: number } | null {
-  let last: { mean: number; standardDeviation: number } | null = null;
+export function plusMinus(
+  text: string,
+): { mean: number; standardDeviation: number; index: number } | null {
+  let last: { mean: number; standardDeviation: number; index: number } | null = null;
   for (const token of findNumbers(text)) {
     SPREAD_AFTER.lastIndex = token.end;
     const joiner = SPREAD_AFTER.exec(text);
     const spread = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
     if (spread === null) continue;
     const shared = scaleOf(text, token) === undefined ? (scaleOf(text, spread) ?? 1) : 1;
-    last = { mean: token.value * shared, standardDeviation: spread.value };
+    last = { mean: token.value * shared, standardDeviation: spread.value, index: token.start };
   }
   return last;
 }
 
-const RANGE_JOINER = /^\s*(?:to|and|–|—|-)\s*$/i;
+const RANGE_JOINER = /^\s*(?:to|and|–|—|-|bis|à|hasta|a)\s*$/i;
 const BRACKET_JOINER = /^\s*[,;]\s*$/;
+const BRACKET_REACH = 20;
 
 // The interval's stated coverage, written before it ("95% CI: 30–50", "interquartile range
 // 35 to 45", "25th–75th percentile: …") or right after it ("30–50 (90% CI)").
 const LEVEL_FORMS = [
   String.raw`(?<percent>\d{1,2}(?:\.\d+)?)[ \t]*%[ \t]*(?:confidence|credible|credibility|prediction|probability|uncertainty|likely)?[ \t]*(?:interval|range|CI|CrI|PI|bounds?)`,
+  String.raw`(?<foreign>\d{1,2}(?:\.\d+)?)[ \t-]*%[ \t-]*(?:Konfidenzintervall|Intervall|Bereich|intervalo|intervalle|IC)`,
   String.raw`(?:interval|range|CI|CrI|PI|bounds?)[ \t]*\([ \t]*(?<bracketed>\d{1,2}(?:\.\d+)?)[ \t]*%[^)\n]*\)`,
   "(?<quartiles>interquartile|IQR)",
   String.raw`(?<from>\d{1,2})(?:st|nd|rd|th)?[ \t]*(?:–|-|to)[ \t]*(?<to>\d{1,2})(?:st|nd|rd|th)?[ \t]*percentiles?`,
@@ -55,22 +59,25 @@ const LEVEL_WINDOW = 80;
 // Without a stated level a range is read as the 10th–90th percentile interval.
 const DEFAULT_LEVEL = 80;
 
-function statedLevel(text: string, low: NumberToken, high: NumberToken): number {
+function statedLevel(text: string, low: NumberToken, high: NumberToken): number | null {
   const before = LEVEL_BEFORE.exec(text.slice(Math.max(0, low.start - LEVEL_WINDOW), low.start));
-  const level = before?.groups?.percent ?? before?.groups?.bracketed;
+  const level = before?.groups?.percent ?? before?.groups?.bracketed ?? before?.groups?.foreign;
   if (level !== undefined) return Number(level);
   if (before?.groups?.quartiles !== undefined) return 50;
   const from = before?.groups?.from;
   const to = before?.groups?.to;
   if (from !== undefined && to !== undefined) return Number(to) - Number(from);
   const after = LEVEL_AFTER.exec(text.slice(high.end, high.end + LEVEL_WINDOW));
-  return after?.[1] === undefined ? DEFAULT_LEVEL : Number(after[1]);
+  return after?.[1] === undefined ? null : Number(after[1]);
 }
 
 function isRange(text: string, low: NumberToken, high: NumberToken): boolean {
   const joiner = text.slice(low.end, high.start);
   if (BRACKET_JOINER.test(joiner)) {
-    return /[[(]\s*$/.test(text.slice(0, low.start)) && /^\s*[\])]/.test(text.slice(high.end));
+    return (
+      /[[(]\s*$/.test(text.slice(Math.max(0, low.start - BRACKET_REACH), low.start)) &&
+      /^\s*[\])]/.test(text.slice(high.end, high.end + BRACKET_REACH))
+    );
   }
   if (!RANGE_JOINER.test(joiner)) return false;
   const saysBetween = /between\s*$/i.test(text.slice(Math.max(0, low.start - 12), low.start));
@@ -82,6 +89,10 @@ export interface Interval {
   low: number;
   high: number;
   z: number;
+  /** Where the interval is written. */
+  index: number;
+  /** Its coverage is written next to it rather than assumed. */
+  levelStated: boolean;
 }
 
 /**
@@ -96,9 +107,20 @@ export function lastRange(text: string): Interval | null {
     if (low === undefined || high === undefined || low.value >= high.value) continue;
     if (isYearLike(low) && isYearLike(high)) continue;
     if (!isRange(text, low, high)) continue;
-    const level = statedLevel(text, low, high);
+    const stated = statedLevel(text, low, high);
+    const level = stated ?? DEFAULT_LEVEL;
     if (level <= 0 || level >= 100) return null;
-    return { low: low.value, high: high.value, z: normalQuantile(0.5 + level / 200) };
+    // "1.5–2.0 million": the scale written once at the end applies to both bounds.
+    const shared = scaleOf(text, low) === undefined ? (scaleOf(text, high) ?? 1) : 1;
+    const lowValue =
+      shared === 1 || low.value * shared >= high.value ? low.value : low.value * shared;
+    return {
+      low: lowValue,
+      high: high.value,
+      z: normalQuantile(0.5 + level / 200),
+      index: low.start,
+      levelStated: stated !== null,
+    };
   }
   return null;
 }

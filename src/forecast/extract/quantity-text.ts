@@ -1,4 +1,4 @@
-import { wholeNumber } from "../numbers.js";
+import { wholeNumber, withDecimalPoints } from "../numbers.js";
 
 const SUPERSCRIPTS: Record<string, string> = {
   "⁰": "0",
@@ -87,7 +87,10 @@ export function withTablesAsLines(text: string): string {
   return out.join("\n");
 }
 
-/** Reply text prepared for reading quantities: tables as label lines, powers of ten as e-notation. */
+/**
+ * Reply text prepared for reading quantities: tables as label lines, powers of ten as
+ * e-notation, decimal commas as points.
+ */
 export function quantityText(text: string): string {
-  return withENotation(withTablesAsLines(text));
+  return withDecimalPoints(withENotation(withTablesAsLines(text)));
 }

@@ -1,6 +1,6 @@
 import { withoutDates } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
-import { labelledNumbers, strongest } from "./labelled.js";
+import { ownLabelledNumbers, strongest } from "./labelled.js";
 import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
 import { normalFromPercentiles, percentileLines } from "./percentiles.js";
 import { jsonValues } from "./quantity-json.js";
@@ -18,7 +18,7 @@ export function extractSingleValue(text: string): Outcome<ForecastAnswer> {
   const plain = quantityText(plainText(text));
   const prose = withoutDates(plain);
   const labelled = (label: RegExp) => () =>
-    strongest(labelledNumbers(prose, label)).map((token) => token.value);
+    strongest(ownLabelledNumbers(prose, label)).map((token) => token.value);
   const outcome = resolveTiers<number, number>(
     [
       { decisive: true, find: () => jsonValues(plain) },

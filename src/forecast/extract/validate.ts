@@ -29,10 +29,13 @@ export function toProbability(raw: RawNumber): number | null {
   return Math.min(MAX_PROBABILITY, Math.max(MIN_PROBABILITY, fraction));
 }
 
+const COMPLETE_TOLERANCE = 0.02;
+
 /**
  * Option probabilities summing to 1. Percent-marked figures are divided by 100; unmarked ones
  * too when any of them exceeds 1 (the model wrote percentages without the sign). Letters that
- * are not among the known options are dropped; known options left out get 0.
+ * are not among the known options are dropped; known options left out get 0 when the others
+ * add up to a whole, and make the statement unreadable otherwise.
  */
 export function toChoiceProbabilities(
   entries: ChoiceEntry[],
@@ -50,6 +53,10 @@ export function toChoiceProbabilities(
   }
   const total = [...fractions.values()].reduce((sum, fraction) => sum + fraction, 0);
   if (total <= 0) return null;
+  // Options left out are 0 only when the rest add up to a whole; otherwise the reply does not
+  // say how the remainder is shared, and spreading it by normalizing would be a guess.
+  const leftOut = options !== null && Object.keys(options).some((letter) => !fractions.has(letter));
+  if (leftOut && Math.abs(total - 1) > COMPLETE_TOLERANCE) return null;
   const letters = new Set([...Object.keys(options ?? {}), ...fractions.keys()]);
   const probabilities: Record<string, number> = {};
   for (const letter of [...letters].sort()) {

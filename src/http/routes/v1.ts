@@ -5,12 +5,19 @@ import { registerBatchRoutes } from "./batches.js";
 import { registerCompletionRoutes } from "./completions.js";
 import { registerFileRoutes } from "./files.js";
 import { registerModelRoutes } from "./models.js";
+import { registerTopupRoute } from "./mpp-topup.js";
+import { registerResponseRoutes } from "./responses.js";
 
-/** Every `/v1` route; mounted at `/v1` and again at `/v1/compat`. */
+/** The hosted Foresight API's paths: every `/v1/compat` route again, for drop-in clients. */
+export const FORESIGHT_PREFIXES = ["/v1/openai", "/api/public/v1/openai"];
+
+/** Every `/v1` route; mounted at `/v1`, `/v1/compat` and the Foresight prefixes. */
 export async function v1Routes(app: App, services: Services): Promise<void> {
   registerModelRoutes(app, services);
   registerBalanceRoutes(app, services);
   registerCompletionRoutes(app, services);
+  registerResponseRoutes(app, services);
   await registerFileRoutes(app, services);
   registerBatchRoutes(app, services);
+  registerTopupRoute(app, services);
 }

@@ -13,6 +13,12 @@ export const ModelObjectSchema = Type.Object(
     pricing: Type.Record(Type.String(), Type.String(), {
       description: "USD per token as decimal strings: `prompt`, `completion`.",
     }),
+    knowledge_cutoff: Type.Optional(
+      Type.String({
+        description:
+          "The end of the model's training data (a date or an RFC 3339 date-time), where the operator declares it. Absent otherwise.",
+      }),
+    ),
   },
   { $id: "ModelObject" },
 );

@@ -63,6 +63,8 @@ export function validBody(route: FuzzRoute, world: FuzzWorld): fc.Arbitrary<Body
       );
     case "CompletionRequest":
       return prompt.map((text) => json({ model: "sibyl-baseline", prompt: text }));
+    case "ResponseCreateRequest":
+      return prompt.map((text) => json({ model: "sibyl-baseline", input: text }));
     case "BatchCreateRequest":
       return fc.constantFrom(...world.files.own).map((id) => json(batchCreateBody(id)));
     case "multipart":

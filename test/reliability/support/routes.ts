@@ -6,7 +6,12 @@ export interface FuzzRoute {
   /** As /openapi.json names it; `{model_path}` is the unlisted route for ids with slashes. */
   path: string;
   /** The component schema of its JSON body, or a multipart upload. */
-  body?: "ChatCompletionRequest" | "CompletionRequest" | "BatchCreateRequest" | "multipart";
+  body?:
+    | "ChatCompletionRequest"
+    | "CompletionRequest"
+    | "ResponseCreateRequest"
+    | "BatchCreateRequest"
+    | "multipart";
   /** Kept out of /openapi.json. */
   hidden?: boolean;
 }
@@ -25,6 +30,7 @@ const API_ROUTES: FuzzRoute[] = [
   { method: "GET", path: "/balance" },
   { method: "POST", path: "/chat/completions", body: "ChatCompletionRequest" },
   { method: "POST", path: "/completions", body: "CompletionRequest" },
+  { method: "POST", path: "/responses", body: "ResponseCreateRequest" },
   { method: "POST", path: "/files", body: "multipart" },
   { method: "GET", path: "/files" },
   { method: "GET", path: "/files/{file_id}" },

@@ -1,0 +1,162 @@
+import path from "node:path";
+import type { Config } from "../config/index.js";
+import { BacktestError } from "../evaluation/errors.js";
+import { runBacktest } from "../evaluation/run/backtest.js";
+import { MAX_SAMPLES } from "../evaluation/run/batch-lines.js";
+import { reportAgain } from "../evaluation/run/report.js";
+import type { Summary } from "../evaluation/summary.js";
+import { AGGREGATES, type Aggregate } from "../evaluation/types.js";
+import { type CliIo, type CliValues, UsageError } from "./run.js";
+
+/** Options of `sibyl eval`, merged into the CLI's option table. */
+export const EVAL_OPTIONS = {
+  questions: { type: "string" },
+  resolutions: { type: "string" },
+  model: { type: "string", multiple: true },
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  research: { type: "boolean" },
+  samples: { type: "string" },
+  aggregate: { type: "string" },
+  limit: { type: "string" },
+  out: { type: "string" },
+  organization: { type: "string" },
+  "knowledge-cutoff": { type: "string", multiple: true },
+  "poll-interval": { type: "string" },
+} as const;
+
+const DEFAULT_ORGANIZATION = "Sibyl";
+
+/** `sibyl eval run …` and `sibyl eval report …`. */
+export async function evalCommand(
+  args: string[],
+  values: CliValues,
+  config: Config,
+  io: CliIo,
+): Promise<number> {
+  const [action] = args;
+  try {
+    if (action === "run") return await run(values, config, io);
+    if (action === "report") return report(await reportOf(values), io);
+  } catch (error) {
+    if (!(error instanceof BacktestError)) throw error;
+    io.stderr(`sibyl: ${error.message}`);
+    return 1;
+  }
+  throw new UsageError(
+    `unknown command "${["eval", ...args].join(" ")}": use eval run or eval report`,
+  );
+}
+
+async function run(values: CliValues, config: Config, io: CliIo): Promise<number> {
+  const questions = required(values.questions, "--questions");
+  const models = values.model ?? [];
+  if (models.length === 0) throw new UsageError("eval run needs at least one --model");
+  const apiKey = values["api-key"] ?? io.env.SIBYL_API_KEY;
+  if (!apiKey) {
+    throw new UsageError("eval run needs an API key: --api-key KEY or the SIBYL_API_KEY variable");
+  }
+  const outDir = values.out ?? `sibyl-eval-${path.parse(questions).name}`;
+  const { summary } = await runBacktest({
+    questionsFile: questions,
+    resolutionsFile: values.resolutions ?? null,
+    models: [...new Set(models)],
+    baseUrl: values["base-url"] ?? config.server.public_url,
+    apiKey,
+    research: values.research ?? false,
+    samples: integer(values.samples, "--samples", 1, MAX_SAMPLES) ?? 1,
+    aggregate: aggregateOf(values.aggregate),
+    limit: integer(values.limit, "--limit", 1, Number.MAX_SAFE_INTEGER),
+    outDir,
+    pollMs: seconds(values["poll-interval"]) ?? 2000,
+    organization: values.organization ?? DEFAULT_ORGANIZATION,
+    knowledgeCutoffs: cutoffsOf(values["knowledge-cutoff"] ?? []),
+    progress: {
+      tty: process.stderr.isTTY === true,
+      write: (text) => process.stderr.write(text),
+      line: (text) => io.stderr(text),
+    },
+    log: (line) => io.stderr(line),
+  });
+  return report(summary, io, outDir);
+}
+
+async function reportOf(values: CliValues): Promise<Summary> {
+  return reportAgain({
+    outDir: required(values.out, "--out"),
+    resolutionsFile: values.resolutions ?? null,
+    aggregate: aggregateOf(values.aggregate),
+    organization: values.organization ?? DEFAULT_ORGANIZATION,
+  });
+}
+
+/** One JSON line on stdout; a failed leak check or requests refused for credits exit with 1. */
+function report(summary: Summary, io: CliIo, outDir?: string): number {
+  const out = path.resolve(outDir ?? ".");
+  for (const warning of summary.warnings) io.stderr(`eval: warning: ${warning}`);
+  io.stdout(
+    JSON.stringify({
+      ...(outDir === undefined ? {} : { out }),
+      leak_check_ok: summary.leak_check.ok,
+      models: Object.fromEntries(
+        Object.entries(summary.models).map(([model, scores]) => [
+          model,
+          {
+            brier: scores.brier,
+            log_score: scores.log_score,
+            n: scores.n,
+            parse_rate: scores.parse_rate,
+          },
+        ]),
+      ),
+      baselines: summary.baselines,
+    }),
+  );
+  const refused = Object.values(summary.models).some(
+    (scores) => scores.requests.refused_for_credits > 0,
+  );
+  return summary.leak_check.ok && !refused ? 0 : 1;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === "") throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function integer(text: string | undefined, flag: string, min: number, max: number): number | null {
+  if (text === undefined) return null;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function seconds(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0 || value > 3600) {
+    throw new UsageError(`--poll-interval must be seconds from 0 to 3600, got "${text}"`);
+  }
+  return value * 1000;
+}
+
+function aggregateOf(text: string | undefined): Aggregate {
+  if (text === undefined) return "median";
+  const found = AGGREGATES.find((aggregate) => aggregate === text);
+  if (!found) throw new UsageError(`--aggregate must be one of ${AGGREGATES.join(", ")}`);
+  return found;
+}
+
+function cutoffsOf(entries: string[]): Map<string, string> {
+  const cutoffs = new Map<string, string>();
+  for (const entry of entries) {
+    const at = entry.lastIndexOf("=");
+    const date = entry.slice(at + 1);
+    if (at <= 0 || !/^\d{4}-\d{2}-\d{2}/.test(date) || Number.isNaN(Date.parse(date))) {
+      throw new UsageError(`--knowledge-cutoff takes MODEL=YYYY-MM-DD, got "${entry}"`);
+    }
+    cutoffs.set(entry.slice(0, at), date);
+  }
+  return cutoffs;
+}

@@ -1,0 +1,55 @@
+import { ServiceError } from "../errors.js";
+
+/** Seconds a client is asked to wait before retrying while the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/** Socket failures on the way to the database server. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
+
+/**
+ * SQLSTATEs that say the server cannot serve now, not that the statement is wrong: class 08
+ * (connection exception), 57P01–57P03 (terminated by an administrator, crash shutdown, cannot
+ * connect now), 53300 (too many connections) and 57014 (cancelled, e.g. by statement_timeout).
+ */
+const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300|57014)$/;
+
+/** What node-postgres says when a connection dies or cannot be had in time. */
+const DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/;
+
+/** Whether `error` means the database cannot be reached now (as opposed to a bug or bad input). */
+export function isDatabaseOutage(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof AggregateError && error.errors.some(isDatabaseOutage)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && (NETWORK_CODES.has(code) || UNAVAILABLE_STATE.test(code))) {
+    return true;
+  }
+  return DRIVER_MESSAGES.test(error.message);
+}
+
+/** The 503 a request gets while the database is away; the client is told when to retry. */
+export function databaseUnavailable(): ServiceError {
+  return new ServiceError(
+    "unavailable",
+    "The database is unavailable right now; retry the request shortly.",
+    {
+      code: "database_unavailable",
+      headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+    },
+  );
+}
+
+/** `error`, or the 503 that stands for it when it is a database outage. */
+export function asDatabaseOutage(error: Error): Error {
+  return isDatabaseOutage(error) ? databaseUnavailable() : error;
+}

@@ -1,0 +1,187 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { ApiClient } from "../client/api-client.js";
+import { BacktestError } from "../errors.js";
+import {
+  auditRequests,
+  type CutoffWarning,
+  emptyRequestAudit,
+  knowledgeCutoffWarnings,
+  type RequestAudit,
+} from "../leak-check.js";
+import { loadQuestionSet } from "../question-sets/load.js";
+import type { Summary } from "../summary.js";
+import type { Aggregate, EvalItem } from "../types.js";
+import { batchInput, MAX_BATCH_LINES } from "./batch-lines.js";
+import { runModelBatch } from "./model-batch.js";
+import { writeOutputs } from "./outputs.js";
+import { Progress, type ProgressSink } from "./progress.js";
+import { fingerprintOf, newState, readState, StateStore, sha256 } from "./state.js";
+
+export interface BacktestOptions {
+  questionsFile: string;
+  resolutionsFile: string | null;
+  models: string[];
+  baseUrl: string;
+  apiKey: string;
+  research: boolean;
+  samples: number;
+  aggregate: Aggregate;
+  limit: number | null;
+  outDir: string;
+  pollMs: number;
+  organization: string;
+  /** Cutoffs given on the command line; they override what `/v1/models` declares. */
+  knowledgeCutoffs: Map<string, string>;
+  progress: ProgressSink;
+  /** Messages for the operator (stderr). */
+  log(line: string): void;
+}
+
+export interface BacktestResult {
+  summary: Summary;
+  resumed: boolean;
+}
+
+/**
+ * `sibyl eval run`: asks every model every question through the endpoint's batch API, resuming
+ * the batches a previous run in the same --out started, then scores and reports.
+ */
+export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
+  const set = await loadQuestionSet(options.questionsFile, options.resolutionsFile, options.limit);
+  if (set.items.length > MAX_BATCH_LINES) {
+    throw new BacktestError(
+      `${set.items.length} requests per model exceed a batch's ${MAX_BATCH_LINES} lines: use --limit`,
+    );
+  }
+  const outDir = path.resolve(options.outDir);
+  await Promise.all(
+    ["requests", "results", "forecastbench"].map((dir) =>
+      mkdir(path.join(outDir, dir), { recursive: true }),
+    ),
+  );
+  const client = new ApiClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    onRetry: (message) => options.log(`eval: ${message}`),
+  });
+  const inputs = new Map(
+    options.models.map((model) => [
+      model,
+      batchInput(set.items, model, { research: options.research, samples: options.samples }),
+    ]),
+  );
+  const fingerprint = fingerprintOf(
+    [...inputs.entries()].map(([model, input]) => [model, sha256(input)]).sort(),
+  );
+
+  const available = await client.listModels();
+  checkModels(
+    options.models,
+    available.map((model) => model.id),
+  );
+  const cutoffs = new Map<string, string>();
+  for (const model of available) {
+    if (options.models.includes(model.id) && typeof model.knowledge_cutoff === "string") {
+      cutoffs.set(model.id, model.knowledge_cutoff);
+    }
+  }
+  for (const [model, cutoff] of options.knowledgeCutoffs) cutoffs.set(model, cutoff);
+  const cutoffWarnings = knowledgeCutoffWarnings(cutoffs, set.items);
+  for (const warning of cutoffWarnings) options.log(`eval: warning: ${cutoffMessage(warning)}`);
+
+  const saved = await readState(outDir);
+  if (saved && (saved.fingerprint !== fingerprint || saved.endpoint !== client.endpoint)) {
+    throw new BacktestError(
+      `${outDir} holds a backtest of other questions, models, options or endpoint (run ${saved.run_id}); re-run that command or choose another --out`,
+    );
+  }
+  const state =
+    saved ??
+    newState({
+      fingerprint,
+      endpoint: client.endpoint,
+      questions_file: path.resolve(options.questionsFile),
+      resolutions_file:
+        options.resolutionsFile === null ? null : path.resolve(options.resolutionsFile),
+      options: {
+        models: options.models,
+        research: options.research,
+        samples: options.samples,
+        limit: options.limit,
+      },
+      balance_start_usd: await client.balanceUsd(),
+    });
+  const store = new StateStore(state, outDir);
+  if (saved) options.log(`eval: resuming run ${state.run_id} in ${outDir}`);
+  else await store.save();
+
+  const progress = new Progress(options.progress, options.models);
+  const spent = async () => {
+    if (state.balance_start_usd === null) return null;
+    const balance = await client.balanceUsd();
+    return balance === null ? null : Math.max(0, state.balance_start_usd - balance);
+  };
+  const context = {
+    client,
+    store,
+    progress,
+    outDir,
+    pollMs: options.pollMs,
+    refreshSpent: async () => progress.spent(await spent()),
+  };
+  try {
+    await Promise.all(
+      options.models.map((model) => runModelBatch(context, model, inputs.get(model) ?? "")),
+    );
+  } finally {
+    progress.finish();
+  }
+
+  const requests = await auditStoredRequests(client, state.models, set.items);
+  const summary = await writeOutputs({
+    set,
+    outDir,
+    models: options.models,
+    samples: options.samples,
+    aggregate: options.aggregate,
+    research: options.research,
+    organization: options.organization,
+    endpoint: client.endpoint,
+    state,
+    spentUsd: await spent(),
+    requests,
+    expectedRequestLines: set.items.length * options.models.length,
+    cutoffWarnings,
+  });
+  return { summary, resumed: saved !== null };
+}
+
+function checkModels(requested: string[], available: string[]): void {
+  if (available.length === 0) return;
+  const unknown = requested.filter((model) => !available.includes(model));
+  if (unknown.length > 0) {
+    throw new BacktestError(
+      `unknown model(s) ${unknown.join(", ")}; the endpoint lists: ${available.join(", ")}`,
+    );
+  }
+}
+
+export function cutoffMessage(warning: CutoffWarning): string {
+  return `${warning.model} has knowledge cutoff ${warning.knowledge_cutoff}, after the prediction date of ${warning.requests_before_cutoff} request(s) (earliest ${warning.earliest_prediction_date}): the model may know the answers`;
+}
+
+/** Reads back each batch's input file from the endpoint: the requests as they were run. */
+async function auditStoredRequests(
+  client: ApiClient,
+  models: Record<string, { input_file_id: string | null }>,
+  items: EvalItem[],
+): Promise<RequestAudit> {
+  const audit = emptyRequestAudit();
+  const byKey = new Map(items.map((item) => [item.key, item]));
+  for (const entry of Object.values(models)) {
+    if (entry.input_file_id === null) continue;
+    auditRequests(audit, await client.fileContent(entry.input_file_id), byKey);
+  }
+  return audit;
+}

@@ -1,0 +1,158 @@
+import type { EvalItem, Forecast, Resolution } from "../types.js";
+import { bootstrapInterval, mean } from "./bootstrap.js";
+import { expectedCalibrationError, type ProbabilityPair } from "./calibration.js";
+import {
+  binaryLogScore,
+  brierScore,
+  gaussianLogScore,
+  multiclassBrierScore,
+  multiclassLogScore,
+  normalCrps,
+} from "./rules.js";
+
+/** A forecast to score against one resolution; null forecasts are imputed or counted missing. */
+export interface ScoredCase {
+  item: EvalItem;
+  resolution: Resolution;
+  forecast: Forecast | null;
+}
+
+export interface BinaryMetrics {
+  n: number;
+  brier: number | null;
+  log_score: number | null;
+  brier_ci: [number, number] | null;
+  ece: number | null;
+  /** Unreadable forecasts scored as 0.5, as ForecastBench does. */
+  imputed: number;
+}
+
+export interface ChoiceMetrics {
+  n: number;
+  brier: number | null;
+  log_score: number | null;
+  brier_ci: [number, number] | null;
+  /** Unreadable forecasts scored as uniform. */
+  imputed: number;
+}
+
+export interface ContinuousMetrics {
+  n: number;
+  crps: number | null;
+  log_score: number | null;
+  crps_ci: [number, number] | null;
+  /** Unreadable forecasts: a normal has no neutral value, so they are not scored. */
+  missing: number;
+}
+
+export interface Metrics extends BinaryMetrics {
+  multiple_choice?: ChoiceMetrics;
+  continuous?: ContinuousMetrics;
+  by_source: Record<string, { n: number; brier: number | null }>;
+}
+
+export interface Scored {
+  metrics: Metrics;
+  /** Binary Brier score by case, for paired differences. */
+  binaryBrier: Map<string, number>;
+  pairs: ProbabilityPair[];
+}
+
+export const caseKey = (scored: ScoredCase): string =>
+  `${scored.item.key}|${scored.resolution.resolutionDate ?? ""}`;
+
+const round = (value: number | null): number | null =>
+  value === null ? null : Math.round(value * 1e6) / 1e6;
+const roundPair = (pair: [number, number] | null): [number, number] | null =>
+  pair === null ? null : [round(pair[0]) ?? 0, round(pair[1]) ?? 0];
+
+export function scoreCases(cases: ScoredCase[]): Scored {
+  const binary = { brier: [] as number[], log: [] as number[], imputed: 0 };
+  const choice = { brier: [] as number[], log: [] as number[], imputed: 0, n: 0 };
+  const continuous = { crps: [] as number[], log: [] as number[], missing: 0, n: 0 };
+  const pairs: ProbabilityPair[] = [];
+  const binaryBrier = new Map<string, number>();
+  const bySource = new Map<string, number[]>();
+
+  for (const scored of cases) {
+    const { outcome } = scored.resolution;
+    const forecast = scored.forecast;
+    if (outcome.type === "binary") {
+      const probability = forecast?.type === "binary" ? forecast.probability : 0.5;
+      if (forecast?.type !== "binary") binary.imputed += 1;
+      const brier = brierScore(probability, outcome.value);
+      binary.brier.push(brier);
+      binary.log.push(binaryLogScore(probability, outcome.value));
+      pairs.push({ probability, outcome: outcome.value });
+      binaryBrier.set(caseKey(scored), brier);
+      const source = bySource.get(scored.item.source) ?? [];
+      source.push(brier);
+      bySource.set(scored.item.source, source);
+    } else if (outcome.type === "multiple_choice") {
+      choice.n += 1;
+      const count = scored.item.options?.length ?? 2;
+      const probabilities =
+        forecast?.type === "multiple_choice"
+          ? forecast.probabilities
+          : Array.from({ length: count }, () => 1 / count);
+      if (forecast?.type !== "multiple_choice") choice.imputed += 1;
+      choice.brier.push(multiclassBrierScore(probabilities, outcome.index));
+      choice.log.push(multiclassLogScore(probabilities, outcome.index));
+    } else {
+      continuous.n += 1;
+      if (forecast?.type !== "continuous") {
+        continuous.missing += 1;
+        continue;
+      }
+      continuous.crps.push(normalCrps(forecast.mean, forecast.sd, outcome.value));
+      continuous.log.push(gaussianLogScore(forecast.mean, forecast.sd, outcome.value));
+    }
+  }
+
+  const metrics: Metrics = {
+    n: binary.brier.length + choice.brier.length + continuous.crps.length,
+    brier: round(mean(binary.brier)),
+    log_score: round(mean(binary.log)),
+    brier_ci: roundPair(bootstrapInterval(binary.brier)),
+    ece: round(expectedCalibrationError(pairs)),
+    imputed: binary.imputed,
+    by_source: Object.fromEntries(
+      [...bySource.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([source, scores]) => [source, { n: scores.length, brier: round(mean(scores)) }]),
+    ),
+  };
+  if (choice.n > 0) {
+    metrics.multiple_choice = {
+      n: choice.n,
+      brier: round(mean(choice.brier)),
+      log_score: round(mean(choice.log)),
+      brier_ci: roundPair(bootstrapInterval(choice.brier)),
+      imputed: choice.imputed,
+    };
+  }
+  if (continuous.n > 0) {
+    metrics.continuous = {
+      n: continuous.crps.length,
+      crps: round(mean(continuous.crps)),
+      log_score: round(mean(continuous.log)),
+      crps_ci: roundPair(bootstrapInterval(continuous.crps)),
+      missing: continuous.missing,
+    };
+  }
+  return { metrics, binaryBrier, pairs };
+}
+
+/** Mean difference a − b over the cases both scored, with its bootstrap interval. */
+export function pairedDifference(a: Map<string, number>, b: Map<string, number>) {
+  const differences: number[] = [];
+  for (const [key, score] of a) {
+    const other = b.get(key);
+    if (other !== undefined) differences.push(score - other);
+  }
+  return {
+    n: differences.length,
+    brier_difference: round(mean(differences)),
+    ci: roundPair(bootstrapInterval(differences)),
+  };
+}

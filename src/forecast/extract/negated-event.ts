@@ -1,0 +1,46 @@
+// A chance stated for the event not happening: "the chance it does not pass at 85%", "85%
+// likely to fail", "odds it won't happen: 85%", "a 90% chance this doesn't happen".
+const NEGATION = /\b(?:not|never|fail(?:s|ing|ed)?|cannot|\w+n['’]t)\b/gi;
+// "not high", "isn't negligible" qualify the chance itself, not the event.
+const QUALIFIER_AFTER =
+  /^\s+(?:\d|(?:very\s+|that\s+)?(?:high|low|great|large|small|negligible|trivial|zero|much|clear|sure|certain|quite|exactly|only|just|unreasonable|insignificant|bad|good|far)\b)/i;
+// A condition ("if the court does not intervene") describes a scenario, not the event.
+const CONDITION = /\b(?:if|unless|when|provided|assuming|even|without)\b/i;
+const CHANCE_BEFORE = /\b(?:chances?|probability|likelihood|odds|risk)\b/gi;
+const CHANCE_AFTER =
+  /^\s*(?:chance|probability|likelihood|odds|likely|confident|sure|certain|that|on)\b/i;
+const BEFORE_CLAUSE_END = /[;!?\n]|\.(?!\d)/g;
+const AFTER_CLAUSE_END =
+  /[;:!?\n,]|\.(?!\d)|\b(?:but|and|or|so|although|though|while|whereas|because|given|since)\b/i;
+const REACH = 80;
+
+function negations(span: string): number {
+  if (CONDITION.test(span)) return 0;
+  let count = 0;
+  for (const match of span.matchAll(NEGATION)) {
+    if (!QUALIFIER_AFTER.test(span.slice(match.index + match[0].length))) count++;
+  }
+  return count;
+}
+
+/** The words between the last chance word of the clause and the figure at `start`. */
+function spanBefore(text: string, start: number): string {
+  const window = text.slice(Math.max(0, start - REACH), start);
+  const clauseStart = [...window.matchAll(BEFORE_CLAUSE_END)].at(-1);
+  const clause = clauseStart === undefined ? window : window.slice(clauseStart.index + 1);
+  const chance = [...clause.matchAll(CHANCE_BEFORE)].at(-1);
+  return chance === undefined ? "" : clause.slice(chance.index);
+}
+
+/** The words after the figure ending at `end` that say what it is the chance of. */
+function spanAfter(text: string, end: number): string {
+  const window = text.slice(end, end + REACH);
+  if (!CHANCE_AFTER.test(window)) return "";
+  const clauseEnd = AFTER_CLAUSE_END.exec(window);
+  return clauseEnd === null ? window : window.slice(0, clauseEnd.index);
+}
+
+/** Whether the figure written from `start` to `end` is the chance of the event not happening. */
+export function statesChanceOfNo(text: string, start: number, end: number): boolean {
+  return (negations(spanBefore(text, start)) + negations(spanAfter(text, end))) % 2 === 1;
+}

@@ -1,0 +1,87 @@
+import type { NewArticle } from "./archive-store.js";
+import { parseInstant } from "./instant.js";
+
+export type ParsedLine = { article: NewArticle } | { rejected: string };
+
+/** Longest url accepted; longer ones are not links anyone publishes. */
+const MAX_URL_LENGTH = 4096;
+
+/**
+ * One line of a `sibyl news import` file: a JSON object with `url`, `title`, `published_at` and
+ * `text`, and optionally `source`, `summary` and `first_seen_at`. Without `first_seen_at` the
+ * article counts as seen when it was published: importing an archive vouches for its dates.
+ */
+export function parseArticleLine(line: string): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { rejected: "invalid JSON" };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { rejected: "not a JSON object" };
+  }
+  const fields = value as Record<string, unknown>;
+
+  const url = fields.url;
+  if (typeof url !== "string" || url.trim() === "") return { rejected: "url is missing" };
+  if (!isWebUrl(url.trim())) return { rejected: "url must be an absolute http(s) URL" };
+
+  const title = fields.title;
+  if (typeof title !== "string" || title.trim() === "") return { rejected: "title is missing" };
+  if (typeof fields.text !== "string") return { rejected: "text is missing" };
+
+  const publishedAt = instant(fields.published_at, "published_at");
+  if (typeof publishedAt === "string") return { rejected: publishedAt };
+  if (publishedAt === null) return { rejected: "published_at is missing" };
+  const firstSeen = instant(fields.first_seen_at, "first_seen_at");
+  if (typeof firstSeen === "string") return { rejected: firstSeen };
+  if (firstSeen !== null && firstSeen < publishedAt) {
+    return { rejected: "first_seen_at is earlier than published_at" };
+  }
+
+  const source = optionalText(fields.source, "source");
+  if (source instanceof Error) return { rejected: source.message };
+  const summary = optionalText(fields.summary, "summary");
+  if (summary instanceof Error) return { rejected: summary.message };
+
+  return {
+    article: {
+      url: url.trim(),
+      title: title.trim(),
+      source,
+      summary,
+      text: fields.text,
+      publishedAt,
+      firstSeenAt: firstSeen ?? publishedAt,
+    },
+  };
+}
+
+function isWebUrl(text: string): boolean {
+  if (text.length > MAX_URL_LENGTH) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** Milliseconds, null when absent, or the reason the value is not a date. */
+function instant(value: unknown, name: string): number | null | string {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") return `${name} must be an ISO 8601 date-time string`;
+  return parseInstant(value) ?? `${name} is not a valid ISO 8601 date-time: ${quoted(value)}`;
+}
+
+function optionalText(value: unknown, name: string): string | null | Error {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") return new Error(`${name} must be a string`);
+  return value.trim() === "" ? null : value.trim();
+}
+
+/** A value quoted for an error line, cut short so one bad line cannot flood the terminal. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}

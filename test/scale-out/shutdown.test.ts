@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usdToNanos } from "../../src/billing/money.js";
+import { loadConfig } from "../../src/config/index.js";
+import { createServices, type Services } from "../../src/services.js";
+import { freePort, writeConfig } from "../batches/support/server-process.js";
+import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
+import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { type SibylProcess, spawnSibyl, waitHealthy } from "./support/cluster-processes.js";
+
+/** `sibyl serve` receiving SIGTERM with requests and streams in flight. */
+describe("graceful shutdown of an API process", () => {
+  let database: TestDatabase;
+  let upstream: FakeUpstream;
+  let dataDir: string;
+  let services: Services;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    upstream = await startFakeUpstream();
+    dataDir = mkdtempSync(path.join(tmpdir(), "sibyl-shutdown-"));
+    const config = loadConfig({
+      file: configFile(30),
+      env: { SIBYL_DATA_DIR: dataDir },
+      cwd: dataDir,
+    });
+    services = await createServices(config);
+    const { key } = await services.accounts.open({
+      name: "shutdown",
+      creditsNanos: usdToNanos("10"),
+    });
+    apiKey = key.api_key;
+  });
+
+  afterAll(async () => {
+    await services?.close();
+    await upstream?.close();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function configFile(graceSeconds: number): string {
+    const dir = mkdtempSync(path.join(dataDir, "config-"));
+    return writeConfig(dir, {
+      server: { log_level: "warn" },
+      database: { url: database.url },
+      models: [
+        {
+          id: "fake-model",
+          provider: "openai",
+          base_url: upstream.url,
+          context_length: 8192,
+          max_completion_tokens: 64,
+          pricing: { prompt: "0.000001", completion: "0.000002" },
+        },
+      ],
+      shutdown: { grace_seconds: graceSeconds },
+    });
+  }
+
+  async function start(graceSeconds: number): Promise<{ api: SibylProcess; url: string }> {
+    const port = await freePort();
+    const api = spawnSibyl(
+      ["serve", "--no-worker", "--config", configFile(graceSeconds), "--port", String(port)],
+      { SIBYL_DATA_DIR: dataDir },
+    );
+    const url = `http://127.0.0.1:${port}`;
+    await waitHealthy(api, url);
+    return { api, url };
+  }
+
+  function chat(url: string, stream: boolean): Promise<Response> {
+    return fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "fake-model",
+        stream,
+        messages: [{ role: "user", content: "Will it rain tomorrow in Lisbon?" }],
+      }),
+    });
+  }
+
+  async function untilUpstreamHas(count: number): Promise<void> {
+    while (upstream.requests.length < count) await sleep(10);
+  }
+
+  it("finishes in-flight requests and streams, refuses new connections, and exits 0", async () => {
+    upstream.reset();
+    const { api, url } = await start(30);
+    upstream.enqueue({ headersDelayMs: 1_500 }, { chunkDelayMs: 150 });
+    const plain = chat(url, false);
+    await untilUpstreamHas(1);
+    const streamed = await chat(url, true);
+    await untilUpstreamHas(2);
+
+    const exit = api.kill("SIGTERM");
+    // Listening stops first: a new connection is refused while the old ones finish.
+    let refused = false;
+    while (!refused && api.child.exitCode === null) {
+      refused = await fetch(`${url}/healthz`).then(
+        () => false,
+        () => true,
+      );
+    }
+    expect(refused).toBe(true);
+
+    const answer = await plain;
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { object: string }).object).toBe("chat.completion");
+    expect(streamed.status).toBe(200);
+    const events = await streamed.text();
+    expect(events.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    expect(await exit).toBe(0);
+    expect(await services.ledger.held((await services.organizations.list())[0]?.id ?? "")).toEqual(
+      [],
+    );
+  }, 60_000);
+
+  it("cuts what is still running when the grace period ends, and still exits 0", async () => {
+    upstream.reset();
+    const { api, url } = await start(1);
+    upstream.enqueue({ stallAfterChunks: 2 });
+    const stalled = await chat(url, true);
+    expect(stalled.status).toBe(200);
+    await untilUpstreamHas(1);
+    const body = stalled.text().then(
+      (text) => text,
+      () => "cut",
+    );
+    expect(await api.kill("SIGTERM")).toBe(0);
+    expect(await body).not.toContain("[DONE]");
+  }, 60_000);
+});
