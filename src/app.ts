@@ -21,6 +21,7 @@ import { RESPONSE_SCHEMAS } from "./http/routes/responses.js";
 import { registerSystemRoutes } from "./http/routes/system.js";
 import { FORESIGHT_PREFIXES, v1Routes } from "./http/routes/v1.js";
 import { SHARED_SCHEMAS } from "./http/schemas/index.js";
+import { pointToTopup } from "./http/topup-hint.js";
 import { refuseUnknownTransferCoding } from "./http/transfer-coding.js";
 import { createValidatorCompiler } from "./http/validation.js";
 import type { Services } from "./services.js";
@@ -123,8 +124,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     if (closing) app.server.closeIdleConnections();
   });
   app.addHook("onRequest", refuseUnknownTransferCoding);
+  const explain = services.topups
+    ? (error: Error) => pointToTopup(asDatabaseOutage(error))
+    : asDatabaseOutage;
   app.setErrorHandler((error: Error, request, reply) =>
-    handleError(asDatabaseOutage(error), request, reply),
+    handleError(explain(error), request, reply),
   );
   app.setNotFoundHandler((request, reply) =>
     reply

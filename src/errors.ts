@@ -56,9 +56,8 @@ export const notFound = (what: string, id: string, param: string | null = null) 
 export const insufficientCredits = () =>
   new ServiceError(
     "insufficient_credits",
-    "Insufficient credits: top up the organization's balance to continue (POST /v1/mpp/topup with X-API-Key).",
-    // Where an agent refills by itself (RFC 8288).
-    { code: "insufficient_credits", headers: { link: '</v1/mpp/topup>; rel="payment"' } },
+    "Insufficient credits: top up the organization's balance to continue.",
+    { code: "insufficient_credits" },
   );
 
 export const invalidRequest = (message: string, code: string, param: string | null = null) =>

@@ -23,6 +23,24 @@ import {
 } from "./support/topup-server.js";
 
 const PAYER = "0x1111111111111111111111111111111111111111";
+const PRICED_MODEL = {
+  id: "priced-baseline",
+  provider: "baseline" as const,
+  max_completion_tokens: 64,
+  pricing: { prompt: "0.001", completion: "0.001" },
+};
+
+/** A chat completion on the priced model, which an organization without credits cannot pay. */
+function askWithoutCredits(baseUrl: string, apiKey: string): Promise<Response> {
+  return fetch(`${baseUrl}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      model: "priced-baseline",
+      messages: [{ role: "user", content: "Will it rain tomorrow?" }],
+    }),
+  });
+}
 const STRANGER = "0x2222222222222222222222222222222222222222";
 
 let node: FakeNode;
@@ -416,34 +434,33 @@ describe("servers without payments", () => {
     }
   });
 
-  it("point an organization out of credits at the top-up (Link rel=payment)", async () => {
-    const priced = await startTestServer({
-      config: {
-        models: [
-          {
-            id: "priced-baseline",
-            provider: "baseline",
-            max_completion_tokens: 64,
-            pricing: { prompt: "0.001", completion: "0.001" },
-          },
-        ],
-      },
-    });
+  it("do not point an organization out of credits at a top-up they do not offer", async () => {
+    const priced = await startTestServer({ config: { models: [PRICED_MODEL] } });
     try {
-      const org = await priced.createOrg("0");
-      const response = await fetch(`${priced.url}/v1/chat/completions`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify({
-          model: "priced-baseline",
-          messages: [{ role: "user", content: "Will it rain tomorrow?" }],
-        }),
-      });
+      const response = await askWithoutCredits(priced.url, (await priced.createOrg("0")).apiKey);
+      expect(response.status).toBe(402);
+      expect(response.headers.get("link")).toBeNull();
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("insufficient_credits");
+      expect(body.error.message).not.toContain("/v1/mpp/topup");
+    } finally {
+      await priced.close();
+    }
+  });
+});
+
+describe("servers that take payments", () => {
+  it("point an organization out of credits at the top-up (Link rel=payment)", async () => {
+    const priced = await startTopupServer({ rpcUrl: node.url, models: [PRICED_MODEL] });
+    try {
+      const organization = await priced.services.organizations.create("empty");
+      const key = await priced.services.apiKeys.issue(organization.id);
+      const response = await askWithoutCredits(priced.url, key.api_key);
       expect(response.status).toBe(402);
       expect(response.headers.get("link")).toBe('</v1/mpp/topup>; rel="payment"');
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
-        "insufficient_credits",
-      );
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("insufficient_credits");
+      expect(body.error.message).toContain("POST /v1/mpp/topup");
     } finally {
       await priced.close();
     }

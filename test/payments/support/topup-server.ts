@@ -1,6 +1,7 @@
 import { rmSync } from "node:fs";
 import { type App, buildApp } from "../../../src/app.js";
 import type { Config } from "../../../src/config/index.js";
+import type { ModelConfig } from "../../../src/config/schema.js";
 import { createServices, type Services } from "../../../src/services.js";
 import type { Clock } from "../../../src/util/clock.js";
 import { writeTestConfig } from "../../support/server.js";
@@ -26,6 +27,8 @@ export interface TopupServerOptions {
   methods?: { chain?: string; card?: string };
   clock?: Clock;
   databaseUrl?: string;
+  /** Models beside the defaults' (a priced one lets an organization run out of credits). */
+  models?: ModelConfig[];
 }
 
 /** The real app on loopback with both rails pointing at fakes; the secrets come from `env`. */
@@ -49,7 +52,11 @@ export async function startTopupServer(options: TopupServerOptions): Promise<Top
     };
   }
   const { config, dataDir } = writeTestConfig({
-    config: { server: { public_url: PUBLIC_URL }, payments },
+    config: {
+      server: { public_url: PUBLIC_URL },
+      payments,
+      ...(options.models ? { models: options.models } : {}),
+    },
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
   });
   const services = await createServices(config, {
