@@ -35,10 +35,11 @@ const inside = (inner: Box, outer: Box) =>
   inner.y + inner.height <= outer.y + outer.height + 1;
 
 /** A table's text as rows of cells, the header row first. */
-function tableText(page: Page, selector: string): Promise<string[][]> {
-  return page.$$eval(`${selector} tr`, (rows) =>
-    rows.map((row) =>
-      Array.from(row.querySelectorAll("th, td"), (cell) => cell.textContent?.trim() ?? ""),
+async function tableText(page: Page, selector: string): Promise<string[][]> {
+  const rows = await page.locator(`${selector} tr`).all();
+  return Promise.all(
+    rows.map(async (row) =>
+      (await row.locator("th, td").allTextContents()).map((text) => text.trim()),
     ),
   );
 }

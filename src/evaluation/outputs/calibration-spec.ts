@@ -37,10 +37,11 @@ function rowsOf(series: Record<string, ReliabilityBin[]>): BinRow[] {
   );
 }
 
-const unit = (title: string, axis: Record<string, unknown> = {}) => ({
+/** A probability axis over exactly [0, 1]. */
+const unit = (title: string) => ({
   type: "quantitative" as const,
   scale: { domain: [0, 1], nice: false, zero: true },
-  axis: { title, format: ".1f", tickCount: 10, ...axis },
+  axis: { title, format: ".1f", tickCount: 10 },
 });
 
 const x = { field: "forecast", ...unit("Forecast probability (bin mean)") };
