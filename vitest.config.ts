@@ -4,7 +4,11 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The reliability suite runs on its own (vitest.reliability.config.ts).
-    exclude: [...configDefaults.exclude, "test/reliability/**"],
+    exclude: [
+      ...configDefaults.exclude,
+      "test/reliability/**",
+      "test/scale-out/multi-process.test.ts",
+    ],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

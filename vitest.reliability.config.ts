@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 /** `npm run test:reliability`: fuzzing and log scans against a real server, after `npm test`. */
 export default defineConfig({
   test: {
-    include: ["test/reliability/**/*.test.ts"],
+    include: ["test/reliability/**/*.test.ts", "test/scale-out/multi-process.test.ts"],
     pool: "forks",
     testTimeout: 120_000,
     hookTimeout: 60_000,
