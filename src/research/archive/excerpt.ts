@@ -9,13 +9,24 @@ const LEAD_CHARACTERS = 80;
  * stems words, so "election" should find "elections"), or its opening when none is found.
  */
 export function excerpt(text: string, terms: readonly string[]): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= SNIPPET_CHARACTERS) return flat;
-  const at = firstMatch(flat, terms);
-  const start = at <= LEAD_CHARACTERS ? 0 : wordStartAfter(flat, at - LEAD_CHARACTERS);
+  // Only the neighbourhood of the match is tidied up: an article may be long.
+  const at = firstMatch(text, terms);
+  const from = whole(text, Math.max(0, at - 2 * LEAD_CHARACTERS));
+  const to = whole(text, Math.min(text.length, at + 2 * SNIPPET_CHARACTERS));
+  const cutBefore = from > 0;
+  const cutAfter = to < text.length;
+  const flat = text.slice(from, to).replace(/\s+/g, " ").trim();
+  if (!cutBefore && !cutAfter && flat.length <= SNIPPET_CHARACTERS) return flat;
+  const near = firstMatch(flat, terms);
+  const start =
+    !cutBefore && near <= LEAD_CHARACTERS
+      ? 0
+      : wordStartAfter(flat, Math.max(0, near - LEAD_CHARACTERS));
   const end = Math.min(flat.length, start + SNIPPET_CHARACTERS);
   const cut = end < flat.length ? wordEndBefore(flat, end, start) : end;
-  return `${start > 0 ? "…" : ""}${flat.slice(start, cut).trim()}${cut < flat.length ? "…" : ""}`;
+  const opening = start > 0 || cutBefore ? "…" : "";
+  const closing = cut < flat.length || cutAfter ? "…" : "";
+  return `${opening}${flat.slice(start, cut).trim()}${closing}`;
 }
 
 /** Cuts `text` to at most `limit` characters, ending on a whole word with an ellipsis. */
