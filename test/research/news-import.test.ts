@@ -154,9 +154,10 @@ describe.each(TARGETS)("sibyl news import on $name", (target) => {
       good(21, { published_at: "2024-03-10T12:00:00+02:00", first_seen_at: "2024-03-20T00:00Z" }),
     ]);
     expect(summaryOf(result.stdout)).toEqual({ imported: 2, duplicates: 0, rejected: 0 });
+    // A date alone may be any moment of that day: the article counts from its last one.
     expect(await firstSeen("https://news.example/articles/20")).toEqual({
-      publishedAt: Date.UTC(2024, 2, 10),
-      firstSeenAt: Date.UTC(2024, 2, 10),
+      publishedAt: Date.UTC(2024, 2, 11) - 1,
+      firstSeenAt: Date.UTC(2024, 2, 11) - 1,
     });
     expect(await firstSeen("https://news.example/articles/21")).toEqual({
       publishedAt: Date.UTC(2024, 2, 10, 10),
@@ -168,6 +169,34 @@ describe.each(TARGETS)("sibyl news import on $name", (target) => {
     });
     expect(asOf.map((r) => r.url)).toContain("https://news.example/articles/20");
     expect(asOf.map((r) => r.url)).not.toContain("https://news.example/articles/21");
+  });
+
+  it("counts an article dated by its day alone from that day's end, or from when it was first seen", async () => {
+    const result = await sibyl([
+      good(25, { published_at: "2024-03-12" }),
+      good(26, { published_at: "2024-03-12", first_seen_at: "2024-03-12T09:30:00Z" }),
+      good(27, { published_at: "2024-03-12T18:00:00Z", first_seen_at: "2024-03-12" }),
+    ]);
+    expect(summaryOf(result.stdout)).toEqual({ imported: 3, duplicates: 0, rejected: 0 });
+    expect(await firstSeen("https://news.example/articles/26")).toEqual({
+      publishedAt: Date.UTC(2024, 2, 12, 9, 30),
+      firstSeenAt: Date.UTC(2024, 2, 12, 9, 30),
+    });
+    expect(await firstSeen("https://news.example/articles/27")).toEqual({
+      publishedAt: Date.UTC(2024, 2, 12, 18),
+      firstSeenAt: Date.UTC(2024, 2, 13) - 1,
+    });
+    const urlsAsOf = async (cutoff: string) =>
+      (await archive.search("reservoir", { cutoff: new Date(cutoff), limit: 50 })).map(
+        (found) => found.url,
+      );
+    const noon = await urlsAsOf("2024-03-12T12:00:00Z");
+    expect(noon).not.toContain("https://news.example/articles/25");
+    expect(noon).toContain("https://news.example/articles/26");
+    expect(noon).not.toContain("https://news.example/articles/27");
+    const nextDay = await urlsAsOf("2024-03-13T00:00:00Z");
+    for (const index of [25, 26, 27])
+      expect(nextDay).toContain(`https://news.example/articles/${index}`);
   });
 
   it("is idempotent by url: a second import keeps the first first_seen_at", async () => {

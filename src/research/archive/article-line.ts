@@ -1,5 +1,5 @@
 import type { NewArticle } from "./archive-store.js";
-import { parseInstant } from "./instant.js";
+import { type InstantSpan, parseInstantSpan } from "./instant.js";
 
 export type ParsedLine = { article: NewArticle } | { rejected: string };
 
@@ -9,7 +9,10 @@ const MAX_URL_LENGTH = 4096;
 /**
  * One line of a `sibyl news import` file: a JSON object with `url`, `title`, `published_at` and
  * `text`, and optionally `source`, `summary` and `first_seen_at`. Without `first_seen_at` the
- * article counts as seen when it was published: importing an archive vouches for its dates.
+ * article counts as seen when it was published: importing an archive vouches for its dates. A
+ * date alone names a whole day, and the article may have come out at any moment of it: it counts
+ * from that day's last moment (or from when it was first seen that day, if earlier), so an as-of
+ * search earlier that day cannot see it.
  */
 export function parseArticleLine(line: string): ParsedLine {
   let value: unknown;
@@ -31,14 +34,15 @@ export function parseArticleLine(line: string): ParsedLine {
   if (typeof title !== "string" || title.trim() === "") return { rejected: "title is missing" };
   if (typeof fields.text !== "string") return { rejected: "text is missing" };
 
-  const publishedAt = instant(fields.published_at, "published_at");
-  if (typeof publishedAt === "string") return { rejected: publishedAt };
-  if (publishedAt === null) return { rejected: "published_at is missing" };
+  const published = instant(fields.published_at, "published_at");
+  if (typeof published === "string") return { rejected: published };
+  if (published === null) return { rejected: "published_at is missing" };
   const firstSeen = instant(fields.first_seen_at, "first_seen_at");
   if (typeof firstSeen === "string") return { rejected: firstSeen };
-  if (firstSeen !== null && firstSeen < publishedAt) {
+  if (firstSeen !== null && firstSeen.latest < published.earliest) {
     return { rejected: "first_seen_at is earlier than published_at" };
   }
+  const firstSeenAt = firstSeen?.latest ?? published.latest;
 
   const source = optionalText(fields.source, "source");
   if (source instanceof Error) return { rejected: source.message };
@@ -52,8 +56,8 @@ export function parseArticleLine(line: string): ParsedLine {
       source,
       summary,
       text: fields.text,
-      publishedAt,
-      firstSeenAt: firstSeen ?? publishedAt,
+      publishedAt: Math.min(published.latest, firstSeenAt),
+      firstSeenAt,
     },
   };
 }
@@ -68,11 +72,11 @@ function isWebUrl(text: string): boolean {
   }
 }
 
-/** Milliseconds, null when absent, or the reason the value is not a date. */
-function instant(value: unknown, name: string): number | null | string {
+/** The instants named, null when absent, or the reason the value is not a date. */
+function instant(value: unknown, name: string): InstantSpan | null | string {
   if (value === undefined || value === null) return null;
   if (typeof value !== "string") return `${name} must be an ISO 8601 date-time string`;
-  return parseInstant(value) ?? `${name} is not a valid ISO 8601 date-time: ${quoted(value)}`;
+  return parseInstantSpan(value) ?? `${name} is not a valid ISO 8601 date-time: ${quoted(value)}`;
 }
 
 function optionalText(value: unknown, name: string): string | null | Error {

@@ -45,6 +45,23 @@ export function parseInstant(text: string): number | null {
   return offset === null ? null : local - offset * 60_000;
 }
 
+/** The instants a date or date-time may name: a whole UTC day for a date alone, else one instant. */
+export interface InstantSpan {
+  earliest: number;
+  latest: number;
+}
+
+const DAY_MS = 86_400_000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Like `parseInstant`, keeping what a date alone leaves open: any moment of that UTC day. */
+export function parseInstantSpan(text: string): InstantSpan | null {
+  const earliest = parseInstant(text);
+  if (earliest === null) return null;
+  const wholeDay = DATE_ONLY.test(text.trim());
+  return { earliest, latest: wholeDay ? earliest + DAY_MS - 1 : earliest };
+}
+
 function zoneOffsetMinutes(zone: string | undefined): number | null {
   if (zone === undefined || zone === "Z" || zone === "z") return 0;
   const digits = zone.slice(1).replace(":", "");
