@@ -117,6 +117,12 @@ describe("extractAnswer on arbitrary text", () => {
     ["negations", `${"the chance it does not ".repeat(5_000)}at 85%`],
     ["ordinals after a percentile", "percentile the 5th is ".repeat(8_000)],
     ["reasons after an answer", `Answer: Spain${" - x".repeat(20_000)}`],
+    ["spaces after a colon", `:${" ".repeat(200_000)}5%`],
+    ["quoted figures", "Analysts give 5%, ".repeat(10_000)],
+    ["conclusions after figures", "45% is where I land ".repeat(10_000)],
+    ["contradicting conclusions", "Maybe 30%, maybe 45%. ".repeat(10_000)],
+    ["paragraphs of figures", "5%\n\n".repeat(50_000)],
+    ["turns to an own view", `${"but I ".repeat(30_000)}5% 6%`],
   ])("stays fast on pathological input: %s", (_, reply) => {
     const started = performance.now();
     for (const type of ANSWER_TYPES) {

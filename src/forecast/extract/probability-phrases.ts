@@ -137,7 +137,7 @@ function fractionWord(word: string, offset: number, text: string): string {
 
 export function plainProbabilities(text: string): string {
   return text
-    .replace(EVEN_CHANCE, (phrase: string, offset: number, whole: string) =>
+    .replace(EVEN_CHANCE, (_phrase: string, offset: number, whole: string) =>
       BOUND_BEFORE.test(whole.slice(Math.max(0, offset - 12), offset)) ? "even" : "50% chance",
     )
     .replace(FRACTION_WORD, fractionWord)

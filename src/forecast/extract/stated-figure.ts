@@ -1,0 +1,115 @@
+import { findNumbers, isYearLike, type NumberToken, readNumberAt } from "../numbers.js";
+import { statesChanceOfNo } from "./negated-event.js";
+import type { RawNumber } from "./validate.js";
+
+/** A figure as written, for "yes", and where it stands in the text. */
+export interface StatedFigure {
+  raw: RawNumber;
+  start: number;
+  end: number;
+}
+
+// A label for the other side: "Probability of NO:", "P(NO) =", "Chance of a No outcome:".
+export const NO_LABEL =
+  /(?:(?:probability|chance|likelihood)\s+(?:of|for)\s+(?:an?\s+)?["'“(]?no["'”)]?(?:\s+(?:outcome|resolution|answer))?|(?:probability|chance|likelihood)\s*\(\s*no\s*\)|p\(no\))\s*(?:\([^)\n]{0,40}\))?\s*(?::|=|\bis\b|[-–—→])\s*$/i;
+
+// A marker's figure stands in the same clause, within a few words of it: in "In conclusion, the
+// 45% base rate is too high" the figure is a reference, not the conclusion.
+const MARKED_CLAUSE = /^[^\n]{0,100}?(?=[.!?;](?:\s|$)|\n|$)/;
+const MARKED_GAP = 30;
+// The only words that may stand between a marker and its figure: in "Final: I expect only modest
+// 60% support" the figure describes something else, and a later label states the answer.
+const MARKED_GAP_WORDS = new Set(
+  "is at of be to around about roughly approximately approx maybe probably perhaps just only a an the i i'd i'll i'm would will say put it it's this that call go going with settle land landing on my final here now then therefore thus overall yes in probability chance odds likelihood estimate forecast answer prediction number somewhere near something like there there's".split(
+    " ",
+  ),
+);
+const GAP_SEPARATORS = /[\s:=~≈,*>#—–-]+/;
+// Words a model may put between a label and its figure: "Estimate: somewhere in the 30% range".
+const LABEL_FILLER = /^(?:\s*(?:somewhere|in the|around|close to|near|maybe|likely|roughly)\b)*/i;
+// "30% or 40%", "0.3/0.4": two answers where one is asked for.
+const ALTERNATIVE_AFTER = /^\s*(?:or|\/)\s*(?:(?:maybe|perhaps|possibly|about)\s+|~)?\d/;
+export const ODDS_JOINER = /^\s*(?:in|out of)\s+/;
+
+/** "3 in 10", "2 out of 3" read as a fraction; otherwise the figure itself. */
+export function readProbabilityAt(text: string, index: number): StatedFigure | null {
+  const token = readNumberAt(text, index);
+  if (token === null) return null;
+  const joiner = ODDS_JOINER.exec(text.slice(token.end));
+  const whole = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
+  if (whole === null || token.percent || whole.percent || whole.value <= 0) {
+    return { raw: token, start: token.start, end: token.end };
+  }
+  return {
+    raw: { value: token.value / whole.value, percent: false },
+    start: token.start,
+    end: whole.end,
+  };
+}
+
+export function complement(raw: RawNumber): RawNumber {
+  const percent = raw.percent || raw.value > 1;
+  return { value: (percent ? 100 : 1) - raw.value, percent };
+}
+
+/**
+ * The figure stated at `index`, for "yes" when stated for "no" (after a label for the other side,
+ * or in words of the event not happening); two figures offered as alternatives read as no
+ * valid figure.
+ */
+export function statedAt(text: string, index: number, noLabel: boolean): StatedFigure | null {
+  const filler = LABEL_FILLER.exec(text.slice(index, index + 40))?.[0].length ?? 0;
+  const figure = readProbabilityAt(text, index + filler);
+  if (figure === null) return null;
+  if (ALTERNATIVE_AFTER.test(text.slice(figure.end, figure.end + 20))) {
+    return { ...figure, raw: { value: Number.NaN, percent: false } };
+  }
+  const negated = noLabel !== statesChanceOfNo(text, figure.start, figure.end);
+  return negated ? { ...figure, raw: complement(figure.raw) } : figure;
+}
+
+function onlyLinkingWords(gap: string): boolean {
+  return gap
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .split(GAP_SEPARATORS)
+    .every((word) => word === "" || MARKED_GAP_WORDS.has(word));
+}
+
+/**
+ * A figure in a marked clause that states a chance: a percentage, a fraction, odds, or any
+ * figure right after ":" or "=" ("Final answer: 35"). "The verdict is due in 3 weeks" is not.
+ */
+function readsAsProbability(clause: string, token: NumberToken): boolean {
+  if (isYearLike(token)) return false;
+  if (token.percent || (!token.bareInteger && token.value > 0 && token.value <= 1)) return true;
+  return (
+    ODDS_JOINER.test(clause.slice(token.end)) ||
+    /(?:[:=—–-]|\b(?:is|at))[\s~≈]*(?:about\s+|around\s+)?$/.test(clause.slice(0, token.start))
+  );
+}
+
+/**
+ * The figure right after each match of `markerPattern` ("Final: 20%", "I land at 40%"), for
+ * "yes": the first chance in the marker's clause, with only linking words before it.
+ */
+export function markedFigures(text: string, markerPattern: RegExp): StatedFigure[] {
+  const found: StatedFigure[] = [];
+  for (const marker of text.matchAll(markerPattern)) {
+    const from = marker.index + marker[0].length;
+    const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
+    const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
+    if (
+      token === undefined ||
+      token.start > MARKED_GAP ||
+      /\bthe\s*$/i.test(clause.slice(0, token.start)) ||
+      !onlyLinkingWords(clause.slice(0, token.start))
+    ) {
+      continue;
+    }
+    const lead = text.slice(marker.index, from + token.start);
+    const figure = statedAt(text, from + token.start, NO_LABEL.test(lead));
+    if (figure !== null) found.push(figure);
+  }
+  return found;
+}
