@@ -17,6 +17,8 @@ import { HttpMetrics } from "./http/metrics.js";
 import { openApiOptions } from "./http/openapi.js";
 import { redactUrl } from "./http/redact-url.js";
 import { requestIdOf } from "./http/request-id.js";
+import { type DashboardOptions, registerDashboardRoutes } from "./http/routes/dashboard.js";
+import { ORGANIZATION_SCHEMAS } from "./http/routes/organization-schemas.js";
 import { RESPONSE_SCHEMAS } from "./http/routes/responses.js";
 import { registerSystemRoutes } from "./http/routes/system.js";
 import { FORESIGHT_PREFIXES, v1Routes } from "./http/routes/v1.js";
@@ -38,6 +40,8 @@ export interface AppOptions {
   logger?: (LoggerOptions & { stream?: DestinationStream }) | boolean;
   /** Longest a client may take to send a whole request, headers and body. */
   requestTimeoutMs?: number;
+  /** Where the dashboard's build is read from. */
+  dashboard?: DashboardOptions;
 }
 
 /** JSON bodies other than file uploads stay well below this. */
@@ -145,8 +149,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const metrics = new HttpMetrics(services.metrics.registry);
   metrics.instrument(app);
   await app.register(swagger, openApiOptions(services.config));
-  for (const schema of [...SHARED_SCHEMAS, ...RESPONSE_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...RESPONSE_SCHEMAS, ...ORGANIZATION_SCHEMAS]) {
+    app.addSchema(schema);
+  }
   registerSystemRoutes(app, metrics, services);
+  registerDashboardRoutes(app, services, options.dashboard);
   for (const prefix of ["/v1", "/v1/compat", ...FORESIGHT_PREFIXES]) {
     await app.register(
       async (scope) => {

@@ -18,6 +18,7 @@ export interface ErrorBody {
 const STATUS: Record<ErrorKind, number> = {
   invalid_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   insufficient_credits: 402,
   not_found: 404,
   conflict: 409,
@@ -36,6 +37,7 @@ const STATUS: Record<ErrorKind, number> = {
 const TYPE: Record<ErrorKind, string> = {
   invalid_request: "invalid_request_error",
   unauthorized: "authentication_error",
+  forbidden: "permission_error",
   insufficient_credits: "insufficient_credits",
   not_found: "invalid_request_error",
   conflict: "invalid_request_error",

@@ -5,6 +5,7 @@
 export type ErrorKind =
   | "invalid_request"
   | "unauthorized"
+  | "forbidden"
   | "insufficient_credits"
   | "not_found"
   | "conflict"

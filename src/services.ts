@@ -1,9 +1,12 @@
 import { Accounts } from "./auth/accounts.js";
 import { ApiKeys } from "./auth/api-keys.js";
+import { OrganizationKeys } from "./auth/organization-keys.js";
 import { Organizations } from "./auth/organizations.js";
 import { Batches } from "./batches/batches-service.js";
 import { HoldKeeper } from "./billing/hold-keeper.js";
 import { Ledger } from "./billing/ledger.js";
+import { LedgerHistory } from "./billing/ledger-history.js";
+import { UsageReports } from "./billing/usage-report.js";
 import type { Cluster } from "./cluster/cluster.js";
 import { openCluster } from "./cluster/open-cluster.js";
 import { stderrClusterLog } from "./cluster/stderr-log.js";
@@ -42,7 +45,11 @@ export interface Services {
   apiKeys: ApiKeys;
   /** Opens organizations with their first key and credits, atomically. */
   accounts: Accounts;
+  /** Keys as an organization's admins manage them (the organization API, the CLI). */
+  organizationKeys: OrganizationKeys;
   ledger: Ledger;
+  ledgerHistory: LedgerHistory;
+  usage: UsageReports;
   /** Heartbeat and release of dead processes' holds; `serve` and `worker` start it. */
   holds: HoldKeeper;
   /** The processes sharing the database: batch work announcements and sweep duties. */
@@ -149,7 +156,10 @@ export async function createServices(
     organizations,
     apiKeys,
     accounts,
+    organizationKeys: new OrganizationKeys(database.db, clock, apiKeys),
     ledger,
+    ledgerHistory: new LedgerHistory(database.db),
+    usage: new UsageReports(database.db),
     holds,
     cluster,
     catalogue,

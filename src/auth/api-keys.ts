@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.js";
-import type { ApiKeysTable } from "../db/schema.js";
+import type { KeyScope } from "../db/schema.js";
 import { notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
@@ -24,17 +24,56 @@ export interface Principal {
   keyId: string;
 }
 
-type KeyRow = Pick<ApiKeysTable, "id" | "organization_id" | "key_hash" | "revoked_at">;
+export type { KeyScope };
+
+/** What a key may do and spend; every term is optional. */
+export interface KeyTerms {
+  /** Default `admin`: the operator's and the top-up's keys manage the organization. */
+  scope?: KeyScope;
+  name?: string | null;
+  /** Unix seconds; the key is refused from then on. */
+  expiresAt?: number | null;
+  /** The most the key's requests may cost, all together. */
+  spendLimitNanos?: number | null;
+}
+
+/** A key that authenticated, with the terms its requests are held to. */
+export interface KeyHolder extends Principal {
+  scope: KeyScope;
+  /** Whether the key's spend limit applies to what its requests cost. */
+  spendLimited: boolean;
+}
+
+export type KeyRefusal = "unknown" | "revoked" | "expired";
+
+export type KeyCheck = { holder: KeyHolder } | { refused: KeyRefusal };
+
+interface KeyRow {
+  id: string;
+  organization_id: string;
+  key_hash: string;
+  revoked_at: number | null;
+  expires_at: number | null;
+  scope: KeyScope;
+  spend_limit_nanos: number | null;
+  last_used_at: number | null;
+}
+
+/** `last_used_at` is kept to this resolution, so using a key writes at most once a minute. */
+const LAST_USE_RESOLUTION_SECONDS = 60;
 
 /** API keys: only a SHA-256 digest and a short visible prefix are ever stored. */
 export class ApiKeys {
+  /** Keys whose last use is being written now, so a burst of requests writes it once. */
+  private readonly noting = new Set<string>();
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
   /** Issues a key; `db` may be a caller's transaction, which the new key then joins. */
-  async issue(organizationId: string, db: Db = this.db): Promise<IssuedKey> {
+  async issue(organizationId: string, db: Db = this.db, terms: KeyTerms = {}): Promise<IssuedKey> {
     const key = generateKey();
     const id = newId("key_");
     await db.query
@@ -46,6 +85,11 @@ export class ApiKeys {
         prefix: key.visiblePrefix,
         created_at: unixSeconds(this.clock),
         revoked_at: null,
+        scope: terms.scope ?? "admin",
+        name: terms.name ?? null,
+        expires_at: terms.expiresAt ?? null,
+        last_used_at: null,
+        spend_limit_nanos: terms.spendLimitNanos ?? null,
       })
       .execute();
     return { api_key: key.plaintext, api_key_id: id };
@@ -77,15 +121,50 @@ export class ApiKeys {
     return row;
   }
 
-  /** The organization behind a presented key, or null for unknown, malformed or revoked keys. */
+  /** The organization behind a presented key; null for unknown, revoked or expired keys. */
   async authenticate(presented: string): Promise<Principal | null> {
-    if (!looksLikeKey(presented)) return null;
+    const check = await this.check(presented);
+    if (!("holder" in check)) return null;
+    return { organizationId: check.holder.organizationId, keyId: check.holder.keyId };
+  }
+
+  /** The holder of a presented key and its terms, or why the key is refused. */
+  async check(presented: string): Promise<KeyCheck> {
+    if (!looksLikeKey(presented)) return { refused: "unknown" };
     const digest = hashKey(presented);
     // Runs on every request: a hand-written statement skips the query builder's CPU cost.
     const [row] = await this.db.rows<KeyRow>(sql`
-      select id, organization_id, key_hash, revoked_at
+      select id, organization_id, key_hash, revoked_at, expires_at, scope, spend_limit_nanos,
+        last_used_at
       from api_keys where key_hash = ${digest}`);
-    if (!row || !sameDigest(row.key_hash, digest) || row.revoked_at !== null) return null;
-    return { organizationId: row.organization_id, keyId: row.id };
+    if (!row || !sameDigest(row.key_hash, digest)) return { refused: "unknown" };
+    if (row.revoked_at !== null) return { refused: "revoked" };
+    const now = unixSeconds(this.clock);
+    if (row.expires_at !== null && row.expires_at <= now) return { refused: "expired" };
+    await this.noteUse(row, now);
+    return {
+      holder: {
+        organizationId: row.organization_id,
+        keyId: row.id,
+        scope: row.scope,
+        spendLimited: row.spend_limit_nanos !== null,
+      },
+    };
+  }
+
+  /** Writes the key's last use when the stored one is a minute old or more. */
+  private async noteUse(row: KeyRow, now: number): Promise<void> {
+    const recent =
+      row.last_used_at !== null && now - row.last_used_at < LAST_USE_RESOLUTION_SECONDS;
+    if (recent || this.noting.has(row.id)) return;
+    this.noting.add(row.id);
+    try {
+      await this.db.changes(sql`
+        update api_keys set last_used_at = ${now}
+        where id = ${row.id}
+          and (last_used_at is null or last_used_at <= ${now - LAST_USE_RESOLUTION_SECONDS})`);
+    } finally {
+      this.noting.delete(row.id);
+    }
   }
 }

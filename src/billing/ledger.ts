@@ -5,16 +5,20 @@ import { claimOnce } from "../db/single-use.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
+import { holdKeySpend, keyRoom, keySpendLimitReached, moveKeySpend } from "./key-spend.js";
 import {
   claimAndChargeCovered,
   type HoldValues,
   holdWithReservation,
 } from "./postgres-ledger-statements.js";
+import { insertUsageRecord, type UsageDetails } from "./usage-records.js";
 
 export interface Reservation {
   id: string;
   organizationId: string;
   amountNanos: number;
+  /** The key whose spend limit carries the hold, when the key has one. */
+  spendKeyId?: string | null;
 }
 
 export interface EntryDetails {
@@ -34,6 +38,8 @@ export interface SettleDetails extends EntryDetails {
    * this order. Their amounts add up to the cost. Default: one entry with `memo`.
    */
   items?: ChargeItem[];
+  /** Recorded with the charge for the usage reports; nothing is recorded without it. */
+  usage?: UsageDetails;
 }
 
 export interface ChargeItem {
@@ -111,12 +117,16 @@ export class Ledger {
     });
   }
 
-  /** Holds `maxNanos` for a piece of work, or throws insufficient_credits. */
+  /**
+   * Holds `maxNanos` for a piece of work, or throws insufficient_credits. With `spendKeyId` the
+   * hold also counts against that key's spend limit, or throws key_spend_limit_reached.
+   */
   async reserve(
     organizationId: string,
     maxNanos: number,
     reference: string | null = null,
     db: Db = this.db,
+    spendKeyId: string | null = null,
   ): Promise<Reservation> {
     assertAmount(maxNanos);
     const hold: HoldValues = {
@@ -126,13 +136,16 @@ export class Ledger {
       reference,
       owner: this.owner,
       now: unixSeconds(this.clock),
+      apiKeyId: spendKeyId,
     };
     const held =
-      db.dialect === "postgres"
-        ? await db.changes(holdWithReservation(hold))
-        : await db.transaction((tx) => holdStepByStep(tx, hold));
+      spendKeyId !== null
+        ? await db.transaction((tx) => holdForKey(tx, hold, spendKeyId))
+        : db.dialect === "postgres"
+          ? await db.changes(holdWithReservation(hold))
+          : await db.transaction((tx) => holdStepByStep(tx, hold));
     if (held === 0) throw insufficientCredits();
-    return { id: hold.reservationId, organizationId, amountNanos: maxNanos };
+    return { id: hold.reservationId, organizationId, amountNanos: maxNanos, spendKeyId };
   }
 
   /**
@@ -167,31 +180,87 @@ export class Ledger {
           return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
         }
       }
-      const outcome = await this.claimAndChargeCovered(
-        tx,
-        reservation,
-        actualNanos,
-        reference,
-        items,
-      );
-      if (outcome === "not claimed") {
+      const charge = await this.withinKeyLimit(tx, reservation, actualNanos, items);
+      const settlement =
+        charge && (await this.chargeHold(tx, reservation, charge.nanos, reference, charge.items));
+      if (!settlement) {
         return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
       }
-      if (outcome !== "not covered") return outcome;
-      const settlement = await this.chargeWhatRemains(tx, reservation, actualNanos);
-      const paid = allocateCharge(
-        items.map((item) => item.amountNanos),
-        settlement.chargedNanos,
-      );
-      await this.appendCharges(
-        tx,
-        reservation.organizationId,
-        settlement.balanceNanos,
-        reference,
-        items.map((item, index) => ({ amountNanos: paid[index] ?? 0, memo: item.memo })),
-      );
+      if (reservation.spendKeyId) {
+        await tx.changes(
+          moveKeySpend(reservation.spendKeyId, settlement.chargedNanos - reservation.amountNanos),
+        );
+      }
+      if (details.usage) {
+        await tx.changes(
+          insertUsageRecord(
+            reservation.organizationId,
+            details.usage,
+            settlement.chargedNanos,
+            unixSeconds(this.clock),
+          ),
+        );
+      }
       return settlement;
     });
+  }
+
+  /**
+   * The cost cut to what the hold's key may still spend, like the balance cuts it; null when the
+   * hold is no longer open. Locks the reservation before the key (see key-spend.ts).
+   */
+  private async withinKeyLimit(
+    tx: Db,
+    reservation: Reservation,
+    actualNanos: number,
+    items: ChargeItem[],
+  ): Promise<{ nanos: number; items: ChargeItem[] } | null> {
+    const keyId = reservation.spendKeyId;
+    if (!keyId) return { nanos: actualNanos, items };
+    if (!(await this.lockIfHeld(tx, reservation))) return null;
+    const room = await keyRoom(tx, keyId, reservation.amountNanos);
+    if (room === null || actualNanos <= room) return { nanos: actualNanos, items };
+    const nanos = Math.max(0, room);
+    const paid = allocateCharge(
+      items.map((item) => item.amountNanos),
+      nanos,
+    );
+    return {
+      nanos,
+      items: items.map((item, index) => ({ ...item, amountNanos: paid[index] ?? 0 })),
+    };
+  }
+
+  /** Charges a hold (as far as the balance reaches); null when it was no longer held. */
+  private async chargeHold(
+    tx: Db,
+    reservation: Reservation,
+    actualNanos: number,
+    reference: string | null,
+    items: ChargeItem[],
+  ): Promise<Settlement | null> {
+    const outcome = await this.claimAndChargeCovered(
+      tx,
+      reservation,
+      actualNanos,
+      reference,
+      items,
+    );
+    if (outcome === "not claimed") return null;
+    if (outcome !== "not covered") return outcome;
+    const settlement = await this.chargeWhatRemains(tx, reservation, actualNanos);
+    const paid = allocateCharge(
+      items.map((item) => item.amountNanos),
+      settlement.chargedNanos,
+    );
+    await this.appendCharges(
+      tx,
+      reservation.organizationId,
+      settlement.balanceNanos,
+      reference,
+      items.map((item, index) => ({ amountNanos: paid[index] ?? 0, memo: item.memo })),
+    );
+    return settlement;
   }
 
   /**
@@ -295,6 +364,9 @@ export class Ledger {
   private async releaseIn(tx: Db, reservation: Reservation): Promise<boolean> {
     const claimed = await this.finishReservation(tx, reservation.id, "released");
     if (!claimed) return false;
+    if (reservation.spendKeyId) {
+      await tx.changes(moveKeySpend(reservation.spendKeyId, -reservation.amountNanos));
+    }
     await tx.changes(sql`
       update organizations set balance_nanos = balance_nanos + ${reservation.amountNanos}
       where id = ${reservation.organizationId}`);
@@ -311,7 +383,7 @@ export class Ledger {
     return db.transaction(async (tx) => {
       const held = await tx.query
         .selectFrom("reservations")
-        .select(["id", "organization_id", "amount_nanos"])
+        .select(["id", "organization_id", "amount_nanos", "api_key_id"])
         .where("status", "=", "held")
         .where("organization_id", "=", organizationId)
         .where("reference", "in", references)
@@ -328,7 +400,7 @@ export class Ledger {
     return db.transaction(async (tx) => {
       const orphaned = await tx.query
         .selectFrom("reservations")
-        .select(["id", "organization_id", "amount_nanos"])
+        .select(["id", "organization_id", "amount_nanos", "api_key_id"])
         .where("status", "=", "held")
         .where("created_at", "<", aliveSince)
         .where((eb) =>
@@ -348,7 +420,12 @@ export class Ledger {
 
   private async releaseRows(
     tx: Db,
-    rows: { id: string; organization_id: string; amount_nanos: number }[],
+    rows: {
+      id: string;
+      organization_id: string;
+      amount_nanos: number;
+      api_key_id: string | null;
+    }[],
   ): Promise<number> {
     let released = 0;
     for (const row of rows) {
@@ -356,6 +433,7 @@ export class Ledger {
         id: row.id,
         organizationId: row.organization_id,
         amountNanos: row.amount_nanos,
+        spendKeyId: row.api_key_id,
       };
       if (await this.releaseIn(tx, reservation)) released += 1;
     }
@@ -469,9 +547,25 @@ async function holdStepByStep(tx: Statements, hold: HoldValues): Promise<number>
   return tx.changes(sql`
     insert into reservations
       (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at,
-       finished_at, owner)
+       finished_at, owner, api_key_id)
     values (${hold.reservationId}, ${hold.organizationId}, ${hold.maxNanos}, 'held', null,
-      ${hold.reference}, ${hold.now}, null, ${hold.owner})`);
+      ${hold.reference}, ${hold.now}, null, ${hold.owner}, ${hold.apiKeyId})`);
+}
+
+/**
+ * A hold that also counts against a key's spend limit: the key first, then the balance, as one
+ * transaction that a shortfall of either undoes whole.
+ */
+async function holdForKey(tx: Db, hold: HoldValues, keyId: string): Promise<number> {
+  if ((await tx.changes(holdKeySpend(keyId, hold.maxNanos))) === 0) {
+    throw await keySpendLimitReached(tx, keyId, hold.maxNanos);
+  }
+  const held =
+    tx.dialect === "postgres"
+      ? await tx.changes(holdWithReservation(hold))
+      : await holdStepByStep(tx, hold);
+  if (held === 0) throw insufficientCredits();
+  return held;
 }
 
 function assertAmount(nanos: number): void {

@@ -13,6 +13,8 @@ export interface HoldValues {
   reference: string | null;
   owner: string;
   now: number;
+  /** The key whose spend limit carries the hold, or null. */
+  apiKeyId: string | null;
 }
 
 /** Takes the hold from the balance and records it, or changes nothing (0 rows) when short. */
@@ -25,9 +27,9 @@ export function holdWithReservation(hold: HoldValues): RawBuilder<unknown> {
     )
     insert into reservations
       (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at,
-       finished_at, owner)
+       finished_at, owner, api_key_id)
     select ${hold.reservationId}, held.id, ${hold.maxNanos}, 'held', null, ${hold.reference},
-      ${hold.now}, null, ${hold.owner}
+      ${hold.now}, null, ${hold.owner}, ${hold.apiKeyId}
     from held`;
 }
 

@@ -1,8 +1,10 @@
+import type { KeyTerms } from "../auth/api-keys.js";
 import { nanosToUsd, usdToNanos } from "../billing/money.js";
 import type { Config } from "../config/index.js";
 import { connectDatabase } from "../db/connect.js";
 import { migrateToLatest } from "../db/migrate.js";
 import { createServices, type Services } from "../services.js";
+import { unixSeconds } from "../util/clock.js";
 import { type CliIo, type CliValues, UsageError } from "./run.js";
 
 /** The operator commands: each prints one JSON document on stdout. */
@@ -68,11 +70,20 @@ const ADMIN: Record<string, AdminAction> = {
   },
   "keys create": async (services, values) => {
     const organization = await services.organizations.get(required(values.org, "--org"));
-    return services.apiKeys.issue(organization.id);
+    const terms = keyTerms(values, unixSeconds(services.clock));
+    return services.apiKeys.issue(organization.id, undefined, terms);
   },
   "keys list": async (services, values) => {
     const organization = await services.organizations.get(required(values.org, "--org"));
-    return { object: "list", data: await services.apiKeys.list(organization.id) };
+    const keys = await services.organizationKeys.all(organization.id);
+    return {
+      object: "list",
+      data: keys.map(({ spend_limit_nanos, spent_nanos, ...key }) => ({
+        ...key,
+        spend_limit_usd: spend_limit_nanos === null ? null : nanosToUsd(spend_limit_nanos),
+        spent_usd: spend_limit_nanos === null ? null : nanosToUsd(spent_nanos),
+      })),
+    };
   },
   "keys revoke": async (services, _values, args) => {
     const keyId = args[0];
@@ -81,6 +92,31 @@ const ADMIN: Record<string, AdminAction> = {
     return { api_key_id: key.id, revoked: true, revoked_at: key.revoked_at };
   },
 };
+
+/** The terms of `keys create`: an `admin` key unless `--scope` says otherwise. */
+function keyTerms(values: CliValues, now: number): KeyTerms {
+  const scope = values.scope ?? "admin";
+  if (scope !== "admin" && scope !== "inference") {
+    throw new UsageError(`--scope must be admin or inference, got "${scope}"`);
+  }
+  const expiresAt = values["expires-at"] === undefined ? null : unixTime(values["expires-at"]);
+  if (expiresAt !== null && expiresAt <= now) {
+    throw new UsageError("--expires-at must be in the future");
+  }
+  const limit = values["spend-limit-usd"];
+  const spendLimitNanos = limit === undefined ? null : usd(limit, "--spend-limit-usd");
+  if (spendLimitNanos === 0) throw new UsageError("--spend-limit-usd must be more than 0");
+  return { scope, name: values.name ?? null, expiresAt, spendLimitNanos };
+}
+
+/** An ISO 8601 date or time (a date alone is midnight UTC) as Unix seconds. */
+function unixTime(text: string): number {
+  const milliseconds = Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(milliseconds)) {
+    throw new UsageError(`--expires-at must be an ISO 8601 date or time, got "${text}"`);
+  }
+  return Math.floor(milliseconds / 1000);
+}
 
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value.trim() === "") throw new UsageError(`${flag} is required`);

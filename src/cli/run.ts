@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/index.js";
 import { ServiceError } from "../errors.js";
 import { adminCommands } from "./admin.js";
+import { dashboardCommand } from "./dashboard.js";
 import { EVAL_OPTIONS, evalCommand } from "./eval.js";
 import { newsCommand } from "./news.js";
 import { serve } from "./serve.js";
@@ -24,9 +25,12 @@ Commands:
   orgs create --name NAME [--credits-usd X]                  → {"organization_id","api_key","api_key_id"}
   orgs list
   credits add --org ORG_ID --usd X                           → {"organization_id","balance_dollars"}
-  keys create --org ORG_ID                                   → {"api_key","api_key_id"}
+  keys create --org ORG_ID [--scope admin|inference] [--name N]
+              [--expires-at DATE] [--spend-limit-usd X]      → {"api_key","api_key_id"}
   keys list --org ORG_ID
   keys revoke KEY_ID
+  dashboard link --org ORG_ID [--minutes N]                  → {"url","expires_at"}: a one-time
+                                                             sign-in link (default 15 minutes)
   news import FILE.jsonl                                     → {"imported","duplicates","rejected"}
   eval run --questions FILE [--resolutions FILE] --model ID [--model ID …]
            [--base-url URL] [--api-key KEY] [--research] [--samples K]
@@ -48,6 +52,10 @@ const OPTIONS = {
   "credits-usd": { type: "string" },
   org: { type: "string" },
   usd: { type: "string" },
+  scope: { type: "string" },
+  "expires-at": { type: "string" },
+  "spend-limit-usd": { type: "string" },
+  minutes: { type: "string" },
   help: { type: "boolean", short: "h" },
   ...EVAL_OPTIONS,
 } as const;
@@ -81,6 +89,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (command === "worker") return await runWorker(config, io);
     if (command === "news") return await newsCommand(rest, config, io);
     if (command === "eval") return await evalCommand(rest, values, config, io);
+    if (command === "dashboard") return await dashboardCommand(rest, values, config, io);
     return await adminCommands(command, rest, values, config, io);
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {

@@ -2,7 +2,9 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Reservation } from "../billing/ledger.js";
 import type { InferenceResult, ProviderChoice } from "../inference/provider.js";
 import { annotationsOf } from "./annotations.js";
-import { countAnswer } from "./forecast-step.js";
+import { ensembleStreamUnsupported } from "./ensemble/request.js";
+import { ensembleResponse } from "./ensemble/response.js";
+import { type AnswerOutcome, countAnswer } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import {
   type CompletionPlan,
@@ -24,10 +26,22 @@ import type {
   TextCompletionResponse,
   Usage,
 } from "./types.js";
-import { billFor, chargeItems, countedUsage, UsageTally, usageObject } from "./usage.js";
+import {
+  billFor,
+  chargeItems,
+  countedUsage,
+  UsageTally,
+  usageDetails,
+  usageObject,
+} from "./usage.js";
 
 interface FinishedChoice extends ProviderChoice {
+  /** The reply with its answer tags. */
   text: string;
+  /** The reply as the model wrote it, and the tags appended to it (empty when none). */
+  reply: string;
+  tags: string;
+  outcome: AnswerOutcome | null;
 }
 
 type Respond<R> = (plan: PreparedCompletion, choices: FinishedChoice[], usage: Usage) => R;
@@ -53,6 +67,7 @@ export class CompletionPipeline implements CompletionService {
     body: ChatCompletionBody,
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const plan = planChat(this.deps, caller, body);
+    if (plan.ensemble) throw ensembleStreamUnsupported();
     return streamCompletion(this.deps, caller, plan, await this.reserve(caller, plan), "chat");
   }
 
@@ -69,6 +84,8 @@ export class CompletionPipeline implements CompletionService {
       caller.organizationId,
       plan.maxCostNanos,
       plan.billingReference,
+      undefined,
+      caller.apiKey?.spendLimited ? caller.apiKey.id : null,
     );
   }
 
@@ -106,7 +123,14 @@ export class CompletionPipeline implements CompletionService {
         countAnswer(this.deps.metrics, prepared.forecast, answered.outcome);
         if (answered.repairUsage) tally.add(answered.repairUsage);
       }
-      choices.push({ ...choice, text: choice.text + (answered?.suffix ?? "") });
+      const tags = answered?.suffix ?? "";
+      choices.push({
+        ...choice,
+        text: choice.text + tags,
+        reply: choice.text,
+        tags,
+        outcome: answered?.outcome ?? null,
+      });
     }
     return { choices, tally };
   }
@@ -125,6 +149,7 @@ export class CompletionPipeline implements CompletionService {
       reference: prepared.billingReference,
       once: prepared.chargeOnce,
       items: chargeItems(prepared, bill),
+      usage: usageDetails(caller, prepared, bill),
     };
     const record = caller.recordWithCharge;
     if (!record) {
@@ -149,6 +174,10 @@ function chatResponse(
   choices: FinishedChoice[],
   usage: Usage,
 ): ChatCompletionResponse {
+  if (plan.ensemble && plan.forecast) {
+    const samples = choices.map((choice) => ({ ...choice, outcome: choice.outcome ?? "failed" }));
+    return ensembleResponse(plan, plan.ensemble, plan.forecast.type, samples, usage);
+  }
   const annotations = annotationsOf(plan);
   return {
     id: plan.id,

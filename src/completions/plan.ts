@@ -17,6 +17,7 @@ import { unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
 import { asOfInstruction, resolveAsOf } from "./as-of-date.js";
 import { inferenceCostNanos, scaleCost } from "./cost.js";
+import { type EnsembleSpec, ensembleAnswerType, ensembleRequest } from "./ensemble/request.js";
 import {
   type ForecastPlan,
   type ForecastRequest,
@@ -72,6 +73,8 @@ export interface CompletionPlan {
   promptTokensEstimate: number;
   promptCount: number;
   choiceCount: number;
+  /** Set when the request asks for an ensemble: its samples are the `n` choices. */
+  ensemble: EnsembleSpec | null;
   /** Completion tokens each choice may generate. */
   maxTokens: number;
   multiplier: number;
@@ -107,6 +110,8 @@ export async function prepareCompletion(
     plan.forecastRequest ? resolveForecast(plan.forecastRequest, deps.classifier, signal) : null,
     research ? deps.research.run({ ...research, ...(signal ? { signal } : {}) }) : null,
   ]);
+  // An `auto` ensemble question classified as free text has nothing to combine: refused here.
+  if (plan.ensemble && forecast) ensembleAnswerType(forecast.type);
   return {
     ...plan,
     forecast,
@@ -148,6 +153,7 @@ export function planChat(
   const asOf = resolveAsOf(body.prediction_date, deps.clock.now());
   const question = questionText(body.messages);
   const forecastRequest = requestForecast(body.answer_type, question, false);
+  const ensemble = ensembleRequest(body);
   const dateLine: ChatMessage = { role: "system", content: asOfInstruction(asOf) };
   // The research follows the date line and comes before the guidance.
   const compose = (forecast: ForecastPlan | null, research: string | null): InferenceInput => ({
@@ -169,6 +175,7 @@ export function planChat(
     promptTokens,
     promptCount: 1,
     kind: "chat",
+    ensemble,
     research:
       sources.length === 0
         ? null
@@ -193,6 +200,13 @@ export function planText(
       "prediction_date is a chat completion field; text completions have no system date line.",
       "unsupported_parameter",
       "prediction_date",
+    );
+  }
+  if ("ensemble" in body) {
+    throw invalidRequest(
+      "ensemble is a chat completion field: send the prompt as a user message to /v1/chat/completions.",
+      "unsupported_parameter",
+      "ensemble",
     );
   }
   const entry = deps.catalogue.get(body.model);
@@ -222,6 +236,7 @@ export function planText(
     promptTokens,
     promptCount: prompts.length,
     kind: "text",
+    ensemble: null,
     research: null,
   });
 }
@@ -243,6 +258,7 @@ interface PlanInput {
   promptTokens: number;
   promptCount: number;
   kind: "chat" | "text";
+  ensemble: EnsembleSpec | null;
   research: Omit<PlannedResearch, "tokenBudget"> | null;
 }
 
@@ -276,7 +292,7 @@ function finishPlan(
     );
   }
   const maxTokens = requestedMax ?? modelLimit;
-  const n = body.n ?? 1;
+  const n = input.ensemble?.samples ?? body.n ?? 1;
   const choiceCount = n * input.promptCount;
   if (choiceCount > MAX_CHOICES) {
     throw invalidRequest(
@@ -338,6 +354,7 @@ function finishPlan(
     promptTokensEstimate: promptTokens,
     promptCount: input.promptCount,
     choiceCount,
+    ensemble: input.ensemble,
     maxTokens,
     multiplier,
     classificationNanos,

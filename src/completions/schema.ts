@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { ANSWER_TYPES } from "../forecast/types.js";
+import { EnsembleOptionsSchema } from "./ensemble/schema.js";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -130,6 +131,7 @@ export const ChatCompletionRequestSchema = Type.Object(
         ),
       ),
     ),
+    ensemble: Type.Optional(Nullable(EnsembleOptionsSchema)),
   },
   { $id: "ChatCompletionRequest" },
 );

@@ -18,7 +18,14 @@ import type {
   UrlCitationAnnotation,
   Usage,
 } from "./types.js";
-import { billFor, chargeItems, countedUsage, UsageTally, usageObject } from "./usage.js";
+import {
+  billFor,
+  chargeItems,
+  countedUsage,
+  UsageTally,
+  usageDetails,
+  usageObject,
+} from "./usage.js";
 
 type Kind = "chat" | "text";
 type ChunkOf<K extends Kind> = K extends "chat" ? ChatCompletionChunk : TextCompletionChunk;
@@ -88,6 +95,7 @@ async function* relay(
         reference: plan.billingReference,
         once: plan.chargeOnce,
         items: chargeItems(plan, bill),
+        usage: usageDetails(caller, plan, bill),
       });
       return usageObject(plan, bill, settlement.chargedNanos);
     } catch (error) {

@@ -1,5 +1,6 @@
 /** Response shapes of interface 2.6, 2.7 and 2.9, and the service contract behind the routes. */
 import type { Db } from "../db/database.js";
+import type { EnsembleResult } from "./ensemble/schema.js";
 import type { ChatCompletionBody, CompletionBody } from "./schema.js";
 
 export interface Usage {
@@ -34,6 +35,8 @@ export interface ChatCompletionResponse {
     finish_reason: string | null;
   }[];
   usage: Usage;
+  /** Set when the request asked for an ensemble: the samples behind the one choice. */
+  ensemble?: EnsembleResult;
 }
 
 export interface ChatCompletionChunk {
@@ -75,6 +78,11 @@ export interface TextCompletionChunk {
 /** Who is asking and on what terms. */
 export interface CompletionCaller {
   organizationId: string;
+  /**
+   * The API key making the request: usage is recorded under it, and when the key has a spend
+   * limit its holds and charges count against that limit.
+   */
+  apiKey?: { id: string; spendLimited: boolean };
   /** Scales every cost (batch lines use `batches.price_multiplier`). Default 1. */
   priceMultiplier?: number;
   /**

@@ -1,11 +1,12 @@
 import { allocateCharge, type ChargeItem } from "../billing/ledger.js";
 import { nanosToUsd } from "../billing/money.js";
+import type { UsageDetails } from "../billing/usage-records.js";
 import type { ProviderUsage } from "../inference/provider.js";
 import { countTextListTokens } from "../inference/tokens.js";
 import { inferenceCostNanos, scaleCost } from "./cost.js";
 import type { CompletionPlan, PreparedCompletion } from "./plan.js";
 import { REPAIR_INSTRUCTION_TOKENS, REPAIR_MAX_TOKENS } from "./repair-limits.js";
-import type { Usage } from "./types.js";
+import type { CompletionCaller, Usage } from "./types.js";
 
 /** Token counts of every model call a request made (the reply, and a repair if one ran). */
 export class UsageTally {
@@ -83,6 +84,20 @@ export function chargeItems(plan: PreparedCompletion, bill: Bill): ChargeItem[] 
     ...bill.research.map((fee) => ({ amountNanos: fee.nanos, memo: `research:${fee.source}` })),
     { amountNanos: bill.classificationNanos + bill.inferenceNanos, memo: plan.model },
   ];
+}
+
+/** What the usage reports record of a settled request: its key, model and billed tokens. */
+export function usageDetails(
+  caller: CompletionCaller,
+  plan: PreparedCompletion,
+  bill: Bill,
+): UsageDetails {
+  return {
+    apiKeyId: caller.apiKey?.id ?? null,
+    model: plan.model,
+    inputTokens: bill.promptTokens,
+    outputTokens: bill.completionTokens,
+  };
 }
 
 /**

@@ -5,6 +5,8 @@ import { files } from "./migrations/0002_files.js";
 import { batches } from "./migrations/0003_batches.js";
 import { moneySafety } from "./migrations/0004_money_safety.js";
 import { newsArchive } from "./migrations/0005_news_archive.js";
+import { keyScopes } from "./migrations/0006_key_scopes.js";
+import { dashboardLinks } from "./migrations/0007_dashboard_links.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -14,6 +16,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0003_batches": batches(dialect),
     "0004_money_safety": moneySafety(),
     "0005_news_archive": newsArchive(dialect),
+    "0006_key_scopes": keyScopes(dialect),
+    "0007_dashboard_links": dashboardLinks(),
   };
 }
 

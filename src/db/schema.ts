@@ -15,7 +15,18 @@ export interface ApiKeysTable {
   prefix: string;
   created_at: number;
   revoked_at: number | null;
+  scope: Generated<KeyScope>;
+  name: string | null;
+  expires_at: number | null;
+  last_used_at: number | null;
+  /** Null: no limit. */
+  spend_limit_nanos: number | null;
+  /** Settled charges plus open holds; kept only for keys with a spend limit. */
+  spent_nanos: Generated<number>;
 }
+
+/** `admin` keys also manage the organization's keys. */
+export type KeyScope = "admin" | "inference";
 
 export type LedgerKind = "topup" | "charge" | "refund" | "adjustment";
 
@@ -44,6 +55,20 @@ export interface ReservationsTable {
   finished_at: number | null;
   /** The process whose work the hold pays for (see ProcessesTable). */
   owner: string | null;
+  /** The key whose spend limit carries the hold; null when the key has none. */
+  api_key_id: string | null;
+}
+
+/** One settled request: what it used and what it cost, for the usage reports. */
+export interface UsageRecordsTable {
+  id: Generated<number>;
+  organization_id: string;
+  api_key_id: string | null;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost_nanos: number;
+  created_at: number;
 }
 
 /** Live processes; a process whose heartbeat stops is dead, and its holds are returned. */
@@ -165,4 +190,5 @@ export interface Database {
   files: FilesTable;
   batches: BatchesTable;
   batch_lines: BatchLinesTable;
+  usage_records: UsageRecordsTable;
 }

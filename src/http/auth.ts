@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ApiKeys, Principal } from "../auth/api-keys.js";
+import type { ApiKeys, KeyHolder, KeyRefusal } from "../auth/api-keys.js";
 import { ServiceError } from "../errors.js";
 
 declare module "fastify" {
   interface FastifyRequest {
-    principal: Principal | null;
+    principal: KeyHolder | null;
   }
   interface FastifyContextConfig {
     /** Routes that do their own authentication (the payment top-up) or none. */
@@ -12,11 +12,21 @@ declare module "fastify" {
   }
 }
 
-const unauthorized = (message: string) =>
+const unauthorized = (message: string, code = "invalid_api_key") =>
   new ServiceError("unauthorized", message, {
-    code: "invalid_api_key",
+    code,
     headers: { "www-authenticate": 'Bearer realm="sibyl"' },
   });
+
+function refusal(refused: KeyRefusal): ServiceError {
+  if (refused === "expired") {
+    return unauthorized(
+      "This API key has expired: ask an admin of the organization for a new key.",
+      "api_key_expired",
+    );
+  }
+  return unauthorized("Invalid or revoked API key.");
+}
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -34,14 +44,32 @@ export function registerBearerAuth(app: FastifyInstance, keys: ApiKeys): void {
     }
     const token = bearerToken(request);
     if (!token) throw unauthorized("Malformed Authorization header: expected 'Bearer sk_…'.");
-    const principal = await keys.authenticate(token);
-    if (!principal) throw unauthorized("Invalid or revoked API key.");
-    request.principal = principal;
+    const check = await keys.check(token);
+    if (!("holder" in check)) throw refusal(check.refused);
+    request.principal = check.holder;
   });
 }
 
 /** The authenticated caller; routes behind bearer auth always have one. */
-export function principalOf(request: FastifyRequest): Principal {
+export function principalOf(request: FastifyRequest): KeyHolder {
   if (!request.principal) throw unauthorized("Missing API key.");
   return request.principal;
+}
+
+/** The key a completion is made with, as the completion pipeline takes it. */
+export function callerKey(holder: KeyHolder): { id: string; spendLimited: boolean } {
+  return { id: holder.keyId, spendLimited: holder.spendLimited };
+}
+
+/** The caller, who must hold an `admin` key: 403 for an `inference` key. */
+export function adminOf(request: FastifyRequest): KeyHolder {
+  const holder = principalOf(request);
+  if (holder.scope !== "admin") {
+    throw new ServiceError(
+      "forbidden",
+      "This API key has the 'inference' scope; managing keys needs a key with the 'admin' scope.",
+      { code: "insufficient_scope" },
+    );
+  }
+  return holder;
 }

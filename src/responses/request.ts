@@ -93,6 +93,7 @@ export function chatRequestFor(body: ResponseCreateBody, stream: boolean): ChatC
     ...(body.answer_type != null ? { answer_type: body.answer_type } : {}),
     ...(body.prediction_date != null ? { prediction_date: body.prediction_date } : {}),
     ...(body.research != null ? { research: body.research } : {}),
+    ...(body.ensemble != null ? { ensemble: body.ensemble } : {}),
     // The usage chunk carries the costs that response.completed reports.
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };

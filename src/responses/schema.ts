@@ -4,7 +4,7 @@ import { type ChatCompletionBody, ChatCompletionRequestSchema } from "../complet
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Sibyl's extensions, validated exactly as in chat completions. */
-const { answer_type, prediction_date, research } = ChatCompletionRequestSchema.properties;
+const { answer_type, prediction_date, research, ensemble } = ChatCompletionRequestSchema.properties;
 
 const InputContentPart = Type.Object({
   type: Type.String({
@@ -135,6 +135,7 @@ export const ResponseCreateRequestSchema = Type.Object(
     answer_type,
     prediction_date,
     research,
+    ensemble,
   },
   { $id: "ResponseCreateRequest" },
 );

@@ -10,7 +10,7 @@ import {
 import type { CompletionCaller } from "../../completions/types.js";
 import { rateLimitHeaders } from "../../limits/rate-limiter.js";
 import type { Services } from "../../services.js";
-import { principalOf } from "../auth.js";
+import { callerKey, principalOf } from "../auth.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
 import { ChatCompletionResponseSchema, CompletionResponseSchema } from "../schemas/completions.js";
 import { clientGone, sendEventStream } from "../sse.js";
@@ -29,10 +29,14 @@ async function admit(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<CompletionCaller> {
-  const { organizationId } = principalOf(request);
-  const state = await services.rateLimiter.hit(organizationId);
+  const principal = principalOf(request);
+  const state = await services.rateLimiter.hit(principal.organizationId);
   reply.headers(rateLimitHeaders(state));
-  return { organizationId, signal: clientGone(request, reply) };
+  return {
+    organizationId: principal.organizationId,
+    apiKey: callerKey(principal),
+    signal: clientGone(request, reply),
+  };
 }
 
 export function registerCompletionRoutes(app: App, services: Services): void {

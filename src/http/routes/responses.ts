@@ -9,7 +9,7 @@ import {
 import { createResponse, streamResponse } from "../../responses/service.js";
 import type { Services } from "../../services.js";
 import { unixSeconds } from "../../util/clock.js";
-import { principalOf } from "../auth.js";
+import { callerKey, principalOf } from "../auth.js";
 import { ErrorResponse, Nullable, withErrors } from "../schemas/common.js";
 import { clientGone, sendNamedEventStream } from "../sse.js";
 
@@ -135,9 +135,14 @@ export function registerResponseRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const { organizationId } = principalOf(request);
+      const principal = principalOf(request);
+      const { organizationId } = principal;
       reply.headers(rateLimitHeaders(await services.rateLimiter.hit(organizationId)));
-      const caller = { organizationId, signal: clientGone(request, reply) };
+      const caller = {
+        organizationId,
+        apiKey: callerKey(principal),
+        signal: clientGone(request, reply),
+      };
       const body = request.body;
       if (!body.stream) return createResponse(services.completions, caller, body);
       const stream = await streamResponse(

@@ -6,6 +6,7 @@ import { registerCompletionRoutes } from "./completions.js";
 import { registerFileRoutes } from "./files.js";
 import { registerModelRoutes } from "./models.js";
 import { registerTopupRoute } from "./mpp-topup.js";
+import { registerOrganizationRoutes } from "./organization.js";
 import { registerResponseRoutes } from "./responses.js";
 
 /** The hosted Foresight API's paths: every `/v1/compat` route again, for drop-in clients. */
@@ -20,4 +21,5 @@ export async function v1Routes(app: App, services: Services): Promise<void> {
   await registerFileRoutes(app, services);
   registerBatchRoutes(app, services);
   registerTopupRoute(app, services);
+  registerOrganizationRoutes(app, services);
 }

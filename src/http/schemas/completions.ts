@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { EnsembleResultSchema } from "../../completions/ensemble/schema.js";
 import { Nullable } from "./common.js";
 
 export const UsageSchema = Type.Object(
@@ -41,6 +42,7 @@ export const ChatCompletionResponseSchema = Type.Object(
       }),
     ),
     usage: Type.Optional(Nullable(Type.Ref(UsageSchema))),
+    ensemble: Type.Optional(EnsembleResultSchema),
   },
   { $id: "ChatCompletionResponse" },
 );

@@ -100,6 +100,7 @@ const queryFamily: Family = {
 function idsFor(name: string, world: FuzzWorld): KnownIds {
   if (name === "file_id") return world.files;
   if (name === "batch_id") return world.batches;
+  if (name === "key_id") return world.keys;
   return MODEL_IDS;
 }
 

@@ -24,6 +24,8 @@ export interface FuzzWorld {
   revoked: TestOrg;
   files: KnownIds;
   batches: KnownIds;
+  /** Spare keys: the organization API may revoke them, never the caller's own. */
+  keys: KnownIds;
   close(): Promise<void>;
 }
 
@@ -32,11 +34,13 @@ const OBJECTS_PER_ORGANIZATION = 4;
 async function ownedObjects(server: TestServer, org: TestOrg) {
   const files: string[] = [];
   const batches: string[] = [];
+  const keys: string[] = [];
   for (let i = 0; i < OBJECTS_PER_ORGANIZATION; i++) {
     files.push(await uploadFileAs(server, org));
     batches.push(await createBatchAs(server, org));
+    keys.push((await server.services.apiKeys.issue(org.organizationId)).api_key_id);
   }
-  return { files, batches };
+  return { files, batches, keys };
 }
 
 /**
@@ -73,6 +77,7 @@ export async function startFuzzWorld(): Promise<FuzzWorld> {
     revoked,
     files: { own: own.files, foreign: foreign.files },
     batches: { own: own.batches, foreign: foreign.batches },
+    keys: { own: own.keys, foreign: foreign.keys },
     close: async () => {
       await worker.stop();
       await server.close();

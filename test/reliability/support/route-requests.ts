@@ -67,6 +67,8 @@ export function validBody(route: FuzzRoute, world: FuzzWorld): fc.Arbitrary<Body
       return prompt.map((text) => json({ model: "sibyl-baseline", input: text }));
     case "BatchCreateRequest":
       return fc.constantFrom(...world.files.own).map((id) => json(batchCreateBody(id)));
+    case "ApiKeyCreateRequest":
+      return fc.constantFrom("inference", "admin").map((scope) => json({ name: "fuzz", scope }));
     case "multipart":
       return multipartUploads(world.secrets.canary);
     default:
@@ -80,6 +82,7 @@ export function ownPath(route: FuzzRoute, world: FuzzWorld): fc.Arbitrary<string
     .record({
       file_id: fc.constantFrom(...world.files.own),
       batch_id: fc.constantFrom(...world.batches.own),
+      key_id: fc.constantFrom(...world.keys.own),
       model_id: fc.constant("sibyl-baseline"),
       model_path: fc.constant("sibyl-baseline"),
     })

@@ -11,6 +11,7 @@ export interface FuzzRoute {
     | "CompletionRequest"
     | "ResponseCreateRequest"
     | "BatchCreateRequest"
+    | "ApiKeyCreateRequest"
     | "multipart";
   /** Kept out of /openapi.json. */
   hidden?: boolean;
@@ -39,7 +40,13 @@ const API_ROUTES: FuzzRoute[] = [
   { method: "GET", path: "/batches" },
   { method: "GET", path: "/batches/{batch_id}" },
   { method: "POST", path: "/batches/{batch_id}/cancel" },
+  { method: "GET", path: "/organization/api_keys" },
+  { method: "POST", path: "/organization/api_keys", body: "ApiKeyCreateRequest" },
+  { method: "GET", path: "/organization/api_keys/{key_id}" },
+  { method: "GET", path: "/organization/usage/completions" },
+  { method: "GET", path: "/organization/ledger" },
   { method: "DELETE", path: "/files/{file_id}" },
+  { method: "DELETE", path: "/organization/api_keys/{key_id}" },
 ];
 
 export const FUZZ_ROUTES: FuzzRoute[] = [

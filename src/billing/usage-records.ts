@@ -1,0 +1,24 @@
+import { type RawBuilder, sql } from "kysely";
+
+/** What a settled request used, recorded with its charge for the usage reports. */
+export interface UsageDetails {
+  /** The key that made the request; null for work no key made directly (batch lines). */
+  apiKeyId: string | null;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** The usage record of a request that was charged `costNanos`. */
+export function insertUsageRecord(
+  organizationId: string,
+  usage: UsageDetails,
+  costNanos: number,
+  now: number,
+): RawBuilder<unknown> {
+  return sql`
+    insert into usage_records
+      (organization_id, api_key_id, model, input_tokens, output_tokens, cost_nanos, created_at)
+    values (${organizationId}, ${usage.apiKeyId}, ${usage.model}, ${usage.inputTokens},
+      ${usage.outputTokens}, ${costNanos}, ${now})`;
+}

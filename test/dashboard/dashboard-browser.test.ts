@@ -1,0 +1,354 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SignInLinks } from "../../src/auth/sign-in-links.js";
+import { launchChromium, openWatchedPage, type WatchedPage } from "./support/browser.js";
+import { buildDashboard } from "./support/build-dashboard.js";
+import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
+
+const MODEL = "sibyl-baseline";
+const KEY_STORAGE = "sibyl.dashboard.api_key";
+
+let build: string;
+let server: DashboardServer;
+let browser: Browser;
+let shots: string;
+const opened: WatchedPage[] = [];
+
+beforeAll(async () => {
+  build = await buildDashboard();
+  server = await startDashboardServer({
+    dashboardDir: build,
+    worker: true,
+    config: {
+      models: [
+        {
+          id: MODEL,
+          provider: "baseline",
+          pricing: { prompt: "0.000001", completion: "0.000002" },
+        },
+      ],
+    },
+  });
+  browser = await launchChromium();
+  shots = mkdtempSync(path.join(tmpdir(), "sibyl-dashboard-shots-"));
+}, 120_000);
+
+afterEach(async () => {
+  for (const watched of opened.splice(0)) {
+    // Every page of every test: nothing the CSP blocked, no script error.
+    expect(watched.problems).toEqual([]);
+    await watched.context.close();
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(build, { recursive: true, force: true });
+  process.stdout.write(`dashboard screenshots: ${shots}\n`);
+});
+
+async function open(options: Parameters<typeof openWatchedPage>[1] = {}): Promise<Page> {
+  const watched = await openWatchedPage(browser, options);
+  opened.push(watched);
+  return watched.page;
+}
+
+async function signIn(page: Page, apiKey: string): Promise<void> {
+  await page.goto(`${server.url}/dashboard/`);
+  await page.getByLabel("API key").fill(apiKey);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+}
+
+/** Evaluates an expression in the page (written as text: this file is compiled without DOM types). */
+const inPage = <T = unknown>(page: Page, expression: string) =>
+  page.evaluate(expression) as Promise<T>;
+
+const nav = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name });
+
+const api = (apiKey: string, route: string, init: RequestInit = {}) =>
+  fetch(`${server.url}${route}`, {
+    ...init,
+    headers: { authorization: `Bearer ${apiKey}`, ...(init.headers ?? {}) },
+  });
+
+describe("the dashboard in headless Chromium", () => {
+  it("signs in with a key kept in session storage only, shows the balance, and signs out", async () => {
+    const org = await server.createOrg("12.5");
+    const page = await open();
+    await signIn(page, org.apiKey);
+    await expect(page.getByTestId("balance").textContent()).resolves.toBe("$12.50");
+    expect(page.url()).not.toContain(org.apiKey);
+    expect(await inPage(page, `sessionStorage.getItem("${KEY_STORAGE}")`)).toBe(org.apiKey);
+    expect(await inPage(page, "localStorage.length")).toBe(0);
+    expect((await page.context().cookies()).length).toBe(0);
+
+    // A reload keeps the session; a client-side route reloads to the same page.
+    await nav(page, "Usage").click();
+    await page.getByRole("heading", { level: 1, name: "Usage" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/dashboard/usage");
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Usage" }).waitFor();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").waitFor();
+    expect(await inPage(page, "sessionStorage.length")).toBe(0);
+    await page.reload();
+    await page.getByLabel("API key").waitFor();
+  });
+
+  it("refuses a wrong key with the server's message", async () => {
+    const page = await open();
+    await page.goto(`${server.url}/dashboard/`);
+    await page.getByLabel("API key").fill(`sk_${"x".repeat(43)}`);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("Invalid or revoked");
+    expect(await inPage(page, "sessionStorage.length")).toBe(0);
+  });
+
+  it("creates a key whose secret is shown once and copyable, then revokes it", async () => {
+    const org = await server.createOrg("1");
+    const page = await open();
+    await signIn(page, org.apiKey);
+    await nav(page, "API keys").click();
+    await page.getByLabel("Name").fill("ci-runner");
+    await page.getByLabel("Scope").selectOption("inference");
+    await page.getByLabel("Spend limit in USD (optional)").fill("2.5");
+    await page.getByRole("button", { name: "Create key" }).click();
+
+    const secretField = page.getByLabel("Secret key", { exact: true });
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^sk_/);
+    expect((await api(secret, "/v1/balance")).status).toBe(200);
+    await page.getByRole("button", { name: "Copy the new secret key" }).click();
+    await page.getByText("Copied", { exact: true }).waitFor();
+    expect(await inPage(page, "navigator.clipboard.readText()")).toBe(secret);
+
+    const row = page.getByRole("row", { name: /ci-runner/ });
+    await expect(row.getByText("inference").count()).resolves.toBe(1);
+    await expect(row.getByText("$2.50").count()).resolves.toBe(1);
+    await page.getByRole("button", { name: "I have saved it" }).click();
+    await expect(page.getByLabel("Secret key", { exact: true }).count()).resolves.toBe(0);
+    expect(await page.content()).not.toContain(secret);
+
+    await page.getByRole("button", { name: "Revoke key ci-runner" }).click();
+    await page.getByRole("button", { name: "Yes, revoke" }).click();
+    await page.getByText("Key ci-runner is revoked.").waitFor();
+    await row.getByText(/^revoked /).waitFor();
+    expect((await api(secret, "/v1/balance")).status).toBe(401);
+  });
+
+  it("explains that an inference key cannot manage keys", async () => {
+    const org = await server.createOrg("1");
+    const created = (await (
+      await api(org.apiKey, "/v1/organization/api_keys", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "bot", scope: "inference" }),
+      })
+    ).json()) as { value: string };
+    const page = await open();
+    await signIn(page, created.value);
+    await nav(page, "API keys").click();
+    await page.getByText("needs a key with the admin scope", { exact: false }).waitFor();
+    await expect(page.getByRole("button", { name: "Create key" }).count()).resolves.toBe(0);
+  });
+
+  it("runs a playground completion and shows its answer and cost, which usage then lists", async () => {
+    const org = await server.createOrg("5");
+    const page = await open();
+    await signIn(page, org.apiKey);
+    await nav(page, "Playground").click();
+    await page.getByLabel("Model").selectOption(MODEL);
+    await page.getByLabel("Answer type").selectOption("binary");
+    await page.getByLabel("Prediction date (optional)").fill("2025-03-01");
+    await page
+      .getByRole("textbox", { name: "Question" })
+      .fill("Will the city council approve the budget by June?");
+    await page.getByRole("button", { name: "Send" }).click();
+
+    const parsed = page.getByTestId("parsed-answer");
+    await parsed.waitFor();
+    const answer = Number(await parsed.locator("code").textContent());
+    expect(answer).toBeGreaterThan(0);
+    expect(answer).toBeLessThan(1);
+    const cost = await page.getByTestId("answer-cost").textContent();
+    expect(cost).toMatch(/^\$0\.0\d*[1-9]\d*$/);
+
+    await nav(page, "Usage").click();
+    const usageRow = page.getByRole("row", { name: new RegExp(MODEL) }).first();
+    await usageRow.waitFor();
+    const cells = await usageRow.locator("td").allTextContents();
+    expect(cells.at(-1)).toBe(cost);
+    expect(cells[3]).toBe("1");
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const csv = readFileSync(await (await download).path(), "utf8");
+    const [header, line] = csv.trim().split("\r\n");
+    expect(header).toBe("day,model,api_key,requests,input_tokens,output_tokens,cost_usd");
+    expect(line).toContain(`,${MODEL},`);
+  });
+
+  it("shows a batch finish and downloads its output with the key", async () => {
+    const org = await server.createOrg("5");
+    const form = new FormData();
+    const line = {
+      custom_id: "q1",
+      method: "POST",
+      url: "/v1/chat/completions",
+      body: { model: MODEL, messages: [{ role: "user", content: "Will it rain?" }] },
+    };
+    form.append("purpose", "batch");
+    form.append("file", new Blob([`${JSON.stringify(line)}\n`]), "input.jsonl");
+    const upload = await api(org.apiKey, "/v1/files", { method: "POST", body: form });
+    const file = (await upload.json()) as { id: string };
+    const batch = (await (
+      await api(org.apiKey, "/v1/batches", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          input_file_id: file.id,
+          endpoint: "/v1/chat/completions",
+          completion_window: "24h",
+        }),
+      })
+    ).json()) as { id: string };
+
+    const page = await open();
+    await signIn(page, org.apiKey);
+    await nav(page, "Batches").click();
+    const row = page.getByRole("row", { name: new RegExp(batch.id) });
+    await row.getByText("completed").waitFor({ timeout: 20_000 });
+    await row.getByText("1 of 1 done").waitFor();
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: `Download the output of batch ${batch.id}` }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe(`${batch.id}_output.jsonl`);
+    const output = JSON.parse(readFileSync(await saved.path(), "utf8").trim());
+    expect(output.custom_id).toBe("q1");
+    expect(output.response.status_code).toBe(200);
+
+    await nav(page, "Files").click();
+    await page.getByRole("row", { name: /input\.jsonl/ }).waitFor();
+  });
+
+  it("signs in from a one-time link, which then works no more", async () => {
+    const org = await server.createOrg("7");
+    const { services } = server;
+    const links = new SignInLinks(
+      services.database.db,
+      services.clock,
+      services.organizations,
+      services.apiKeys,
+    );
+    const link = await links.create(org.organizationId);
+    const page = await open();
+    await page.goto(`${server.url}/dashboard/#sign-in=${link.token}`);
+    const shown = page.getByLabel("Your new API key");
+    await shown.waitFor();
+    expect(page.url()).toBe(`${server.url}/dashboard/`);
+    const key = await shown.inputValue();
+    expect(await inPage(page, `sessionStorage.getItem("${KEY_STORAGE}")`)).toBe(key);
+    await page.getByRole("button", { name: "Continue to the dashboard" }).click();
+    await expect(page.getByTestId("balance").textContent()).resolves.toBe("$7.00");
+
+    const again = await open();
+    await again.goto(`${server.url}/dashboard/#sign-in=${link.token}`);
+    await again.getByText("already used", { exact: false }).waitFor();
+    await again.getByLabel("API key").waitFor();
+    expect(again.url()).toBe(`${server.url}/dashboard/`);
+    expect(await inPage(again, "sessionStorage.length")).toBe(0);
+  });
+
+  it("reaches the main controls with the keyboard alone, with a visible focus", async () => {
+    const org = await server.createOrg("1");
+    const page = await open();
+    await page.goto(`${server.url}/dashboard/`);
+    await page.keyboard.press("Tab");
+    expect(await inPage(page, "document.activeElement?.id")).toBe("api-key");
+    await page.keyboard.type(org.apiKey);
+    await page.keyboard.press("Enter");
+    await page.getByTestId("balance").waitFor();
+
+    const reached: string[] = [];
+    for (let step = 0; step < 12; step++) {
+      await page.keyboard.press("Tab");
+      reached.push(
+        await inPage<string>(
+          page,
+          `(() => {
+            const active = document.activeElement;
+            const outline = active ? getComputedStyle(active).outlineStyle : "none";
+            return (active?.textContent ?? "").trim() + "|" + outline;
+          })()`,
+        ),
+      );
+    }
+    for (const name of ["Skip to content", "Overview", "API keys", "Playground", "Sign out"]) {
+      const entry = reached.find((text) => text.startsWith(`${name}|`));
+      expect(entry, name).toBeDefined();
+      expect(entry?.endsWith("|none"), `${name} shows no focus`).toBe(false);
+    }
+
+    // Enter on a link changes the page and moves focus to its title.
+    await page.getByRole("link", { name: "API keys" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
+    expect(await inPage(page, "document.activeElement?.tagName")).toBe("H1");
+    await page.getByLabel("Name").focus();
+    await page.keyboard.type("keyboard key");
+    await page.keyboard.press("Enter");
+    await page.getByLabel("Secret key", { exact: true }).waitFor();
+  });
+
+  it("draws every page in light and dark, at desktop and phone width", async () => {
+    const org = await server.createOrg("25");
+    await api(org.apiKey, "/v1/chat/completions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: MODEL,
+        messages: [{ role: "user", content: "Will the bridge reopen this year?" }],
+        answer_type: "binary",
+      }),
+    });
+    const views = [
+      { name: "desktop", width: 1280, height: 900 },
+      { name: "phone", width: 375, height: 812 },
+    ];
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const view of views) {
+        const page = await open({ colorScheme, width: view.width, height: view.height });
+        await signIn(page, org.apiKey);
+        await page.locator(".chart-box svg").waitFor();
+        expect(await page.locator(".chart-bar path, .chart-bar rect").count()).toBeGreaterThan(0);
+        for (const route of ["overview", "keys", "usage", "batches", "playground"]) {
+          if (route !== "overview") {
+            await nav(page, route === "keys" ? "API keys" : capitalized(route)).click();
+            await page.waitForLoadState("networkidle");
+          }
+          // Nothing is wider than the screen: tables scroll inside their own box.
+          const overflow = await inPage<number>(
+            page,
+            "document.documentElement.scrollWidth - window.innerWidth",
+          );
+          expect(overflow, `${route} ${view.name}`).toBeLessThanOrEqual(0);
+          await page.screenshot({
+            path: path.join(shots, `${route}-${view.name}-${colorScheme}.png`),
+            fullPage: true,
+          });
+        }
+      }
+    }
+  });
+});
+
+const capitalized = (text: string) => `${text[0]?.toUpperCase()}${text.slice(1)}`;

@@ -1,0 +1,53 @@
+import { V1_PREFIXES } from "../foundation/support/http.js";
+import { describeRouteSecurity, routeSecurityServer } from "../support/route-checks.js";
+import type { TestOrg, TestServer } from "../support/server.js";
+
+const target = routeSecurityServer();
+
+const ownedKey = async (server: TestServer, owner: TestOrg) => ({
+  key_id: (await server.services.apiKeys.issue(owner.organizationId)).api_key_id,
+});
+
+/** The owner's newest ledger entry: its first top-up. */
+const ownedEntry = async (server: TestServer, owner: TestOrg) => {
+  const page = await server.services.ledgerHistory.page(owner.organizationId, { limit: 1 });
+  return { entry_id: `le_${page.entries[0]?.id}` };
+};
+
+const startTime = () => String(Math.floor(Date.now() / 1000) - 3 * 86_400);
+
+for (const prefix of V1_PREFIXES) {
+  const keys = `${prefix}/organization/api_keys`;
+  describeRouteSecurity(target, { method: "GET", path: keys });
+  describeRouteSecurity(target, {
+    method: "GET",
+    path: keys,
+    query: (ids) => ({ after: ids.key_id ?? "" }),
+    ownedBy: ownedKey,
+  });
+  describeRouteSecurity(target, {
+    method: "POST",
+    path: keys,
+    body: () => ({ name: "security", scope: "inference", spend_limit_usd: 1 }),
+  });
+  describeRouteSecurity(target, { method: "GET", path: `${keys}/{key_id}`, ownedBy: ownedKey });
+  describeRouteSecurity(target, { method: "DELETE", path: `${keys}/{key_id}`, ownedBy: ownedKey });
+  describeRouteSecurity(target, {
+    method: "GET",
+    path: `${prefix}/organization/usage/completions`,
+    query: () => ({ start_time: startTime() }),
+  });
+  describeRouteSecurity(target, {
+    method: "GET",
+    path: `${prefix}/organization/usage/completions`,
+    query: (ids) => ({ start_time: startTime(), api_key_ids: ids.key_id ?? "" }),
+    ownedBy: ownedKey,
+  });
+  describeRouteSecurity(target, { method: "GET", path: `${prefix}/organization/ledger` });
+  describeRouteSecurity(target, {
+    method: "GET",
+    path: `${prefix}/organization/ledger`,
+    query: (ids) => ({ after: ids.entry_id ?? "" }),
+    ownedBy: ownedEntry,
+  });
+}
