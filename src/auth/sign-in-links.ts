@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
 import type { Db } from "../db/database.js";
 import { invalidRequest, ServiceError } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
@@ -52,9 +51,17 @@ export class SignInLinks {
     const token = randomBase62(TOKEN_LENGTH);
     const now = unixSeconds(this.clock);
     const expiresAt = now + minutes * 60;
-    await this.db.changes(sql`
-      insert into dashboard_links (token_hash, organization_id, created_at, expires_at)
-      values (${tokenHash(token)}, ${organization.id}, ${now}, ${expiresAt})`);
+    await this.db.query
+      .insertInto("dashboard_links")
+      .values({
+        token_hash: tokenHash(token),
+        organization_id: organization.id,
+        created_at: now,
+        expires_at: expiresAt,
+        consumed_at: null,
+        api_key_id: null,
+      })
+      .execute();
     return { organizationId: organization.id, token, expiresAt };
   }
 
@@ -66,17 +73,24 @@ export class SignInLinks {
     const hash = tokenHash(token);
     const now = unixSeconds(this.clock);
     const signedIn = await this.db.transaction(async (tx) => {
-      const [link] = await tx.rows<{ organization_id: string }>(sql`
-        update dashboard_links set consumed_at = ${now}
-        where token_hash = ${hash} and consumed_at is null and expires_at > ${now}
-        returning organization_id`);
+      const link = await tx.query
+        .updateTable("dashboard_links")
+        .set({ consumed_at: now })
+        .where("token_hash", "=", hash)
+        .where("consumed_at", "is", null)
+        .where("expires_at", ">", now)
+        .returning("organization_id")
+        .executeTakeFirst();
       if (!link) return null;
       const key = await this.apiKeys.issue(link.organization_id, tx, {
         scope: "admin",
         name: SIGN_IN_KEY_NAME,
       });
-      await tx.changes(sql`
-        update dashboard_links set api_key_id = ${key.api_key_id} where token_hash = ${hash}`);
+      await tx.query
+        .updateTable("dashboard_links")
+        .set({ api_key_id: key.api_key_id })
+        .where("token_hash", "=", hash)
+        .execute();
       return { ...key, organization_id: link.organization_id };
     });
     if (signedIn) return signedIn;
@@ -84,8 +98,11 @@ export class SignInLinks {
   }
 
   private async whyRefused(hash: string): Promise<ServiceError> {
-    const [link] = await this.db.rows<{ consumed_at: number | null }>(sql`
-      select consumed_at from dashboard_links where token_hash = ${hash}`);
+    const link = await this.db.query
+      .selectFrom("dashboard_links")
+      .select("consumed_at")
+      .where("token_hash", "=", hash)
+      .executeTakeFirst();
     if (!link) {
       return refused(
         "This sign-in link is not valid: ask the operator for a new one.",

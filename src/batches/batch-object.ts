@@ -56,7 +56,10 @@ export interface BatchList {
   has_more: boolean;
 }
 
-export type BatchRow = Omit<Selectable<BatchesTable>, "seq" | "lease_owner" | "lease_until">;
+export type BatchRow = Omit<
+  Selectable<BatchesTable>,
+  "seq" | "lease_owner" | "lease_until" | "api_key_id"
+>;
 
 /** Counts and token sums of a batch's lines. */
 export interface LineTally {

@@ -46,6 +46,7 @@ export type NewBatch = Pick<
   | "output_expires_after"
   | "created_at"
   | "expires_at"
+  | "api_key_id"
 >;
 
 export async function insertBatch(db: Db, batch: NewBatch): Promise<void> {
@@ -196,21 +197,41 @@ export async function transition(
   return result.numUpdatedRows > 0n;
 }
 
+/** The key a batch's lines spend under, as a request of that key would. */
+export interface BatchKey {
+  id: string;
+  spendLimited: boolean;
+}
+
 export interface UnfinishedBatch {
   id: string;
   organization_id: string;
   status: BatchStatus;
   expires_at: number;
+  /** The key that created the batch; null for batches from before keys were remembered. */
+  key: BatchKey | null;
 }
 
 /** Every batch a worker may still have to act on. */
 export async function unfinishedBatches(db: Db): Promise<UnfinishedBatch[]> {
-  return db.query
+  const rows = await db.query
     .selectFrom("batches")
-    .select(["id", "organization_id", "status", "expires_at"])
-    .where("status", "in", ["validating", "in_progress", "cancelling", "finalizing"])
-    .orderBy("seq")
+    .leftJoin("api_keys", "api_keys.id", "batches.api_key_id")
+    .select([
+      "batches.id",
+      "batches.organization_id",
+      "batches.status",
+      "batches.expires_at",
+      "batches.api_key_id",
+      "api_keys.spend_limit_nanos",
+    ])
+    .where("batches.status", "in", ["validating", "in_progress", "cancelling", "finalizing"])
+    .orderBy("batches.seq")
     .execute();
+  return rows.map(({ api_key_id, spend_limit_nanos, ...batch }) => ({
+    ...batch,
+    key: api_key_id ? { id: api_key_id, spendLimited: spend_limit_nanos !== null } : null,
+  }));
 }
 
 /** Takes (or renews) the exclusive right to validate or finalize a batch. */

@@ -49,8 +49,16 @@ export class Batches {
     return () => this.listeners.delete(listener);
   }
 
-  /** Accepts the batch; its input file is read and checked asynchronously (status `validating`). */
-  async create(organizationId: string, input: BatchCreateInput): Promise<BatchObject> {
+  /**
+   * Accepts the batch; its input file is read and checked asynchronously (status `validating`).
+   * Its lines spend under `apiKeyId`, the key that created it: they count against that key's
+   * spend limit and their usage is recorded under it.
+   */
+  async create(
+    organizationId: string,
+    apiKeyId: string,
+    input: BatchCreateInput,
+  ): Promise<BatchObject> {
     if (!isWellFormedId(input.input_file_id)) {
       throw notFound("file", input.input_file_id, "input_file_id");
     }
@@ -66,6 +74,7 @@ export class Batches {
       output_expires_after: input.output_expires_after?.seconds ?? null,
       created_at: createdAt,
       expires_at: createdAt + COMPLETION_WINDOW_SECONDS,
+      api_key_id: apiKeyId,
     });
     this.announce();
     return this.retrieve(organizationId, id);

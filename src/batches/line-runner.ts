@@ -1,5 +1,9 @@
 import type { ChatCompletionBody } from "../completions/schema.js";
-import type { ChatCompletionResponse, CompletionService } from "../completions/types.js";
+import type {
+  ChatCompletionResponse,
+  CompletionCaller,
+  CompletionService,
+} from "../completions/types.js";
 import type { Db } from "../db/database.js";
 import { describeFailure } from "../error-responses.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
@@ -30,6 +34,12 @@ export function lineBillingReference(batchId: string, customId: string): string 
   return `${batchId}:${customId}`;
 }
 
+/**
+ * Whose money a line spends: the batch's organization and the key that created the batch (if it
+ * was recorded), held to that key's spend limit like the key's own requests.
+ */
+export type LineSpender = Pick<CompletionCaller, "organizationId" | "apiKey">;
+
 /** This attempt no longer owns its line (its lease expired and the line was handed on). */
 class LineLost extends Error {}
 
@@ -52,7 +62,7 @@ const INTERNAL_ERROR_BODY = JSON.stringify({
 export async function runLine(
   deps: LineRunnerDeps,
   line: ClaimedLine,
-  organizationId: string,
+  spender: LineSpender,
   owner: string,
 ): Promise<void> {
   const fence: LineFence = {
@@ -65,7 +75,7 @@ export async function runLine(
   try {
     await deps.completions.chat(
       {
-        organizationId,
+        ...spender,
         priceMultiplier: deps.priceMultiplier,
         billingReference: lineBillingReference(line.batchId, line.customId),
         recordWithCharge: async (tx, response) => {

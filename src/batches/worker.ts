@@ -184,7 +184,7 @@ export class BatchWorker {
           this.runnable = this.runnable.filter((b) => b.id !== batch.id);
           continue;
         }
-        for (const line of lines) this.startLine(line, batch.organization_id);
+        for (const line of lines) this.startLine(line, batch);
       } catch (error) {
         this.deps.log.error({ err: error, batch: batch.id }, "claiming batch lines failed");
         await this.lineSlots.wait(this.pollMs);
@@ -204,8 +204,9 @@ export class BatchWorker {
     });
   }
 
-  private startLine(line: ClaimedLine, organizationId: string): void {
+  private startLine(line: ClaimedLine, batch: UnfinishedBatch): void {
     const key = `${line.batchId}#${line.lineNumber}`;
+    const organizationId = batch.organization_id;
     this.inFlight.set(key, { ...line, organizationId });
     runLine(
       {
@@ -217,7 +218,7 @@ export class BatchWorker {
         retryBaseMs: this.retryBaseMs,
       },
       line,
-      organizationId,
+      batch.key ? { organizationId, apiKey: batch.key } : { organizationId },
       this.id,
     )
       .catch((error: unknown) =>

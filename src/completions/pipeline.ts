@@ -4,6 +4,7 @@ import type { InferenceResult, ProviderChoice } from "../inference/provider.js";
 import { annotationsOf } from "./annotations.js";
 import { ensembleStreamUnsupported } from "./ensemble/request.js";
 import { ensembleResponse } from "./ensemble/response.js";
+import { sampleEnsemble } from "./ensemble/samples.js";
 import { type AnswerOutcome, countAnswer } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import {
@@ -97,8 +98,15 @@ export class CompletionPipeline implements CompletionService {
     const hold = await this.reserve(caller, plan);
     try {
       const prepared = await prepareCompletion(this.deps, plan, caller.signal);
-      const result = await prepared.provider.complete(inferenceRequest(prepared, caller.signal));
-      const { choices, tally } = await this.answer(caller, prepared, result);
+      const { choices, tally } = prepared.ensemble
+        ? await sampleEnsemble(prepared, prepared.ensemble, caller.signal, (result) =>
+            this.answer(caller, prepared, result),
+          )
+        : await this.answer(
+            caller,
+            prepared,
+            await prepared.provider.complete(inferenceRequest(prepared, caller.signal)),
+          );
       return await this.settle(caller, prepared, hold, tally, choices, respond);
     } catch (error) {
       await this.deps.holds.release(hold);

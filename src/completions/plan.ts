@@ -73,7 +73,7 @@ export interface CompletionPlan {
   promptTokensEstimate: number;
   promptCount: number;
   choiceCount: number;
-  /** Set when the request asks for an ensemble: its samples are the `n` choices. */
+  /** Set when the request asks for an ensemble: each sample is its own upstream call. */
   ensemble: EnsembleSpec | null;
   /** Completion tokens each choice may generate. */
   maxTokens: number;
@@ -292,8 +292,8 @@ function finishPlan(
     );
   }
   const maxTokens = requestedMax ?? modelLimit;
-  const n = input.ensemble?.samples ?? body.n ?? 1;
-  const choiceCount = n * input.promptCount;
+  const n = body.n ?? 1;
+  const choiceCount = (input.ensemble?.samples ?? n) * input.promptCount;
   if (choiceCount > MAX_CHOICES) {
     throw invalidRequest(
       `n (${n}) times ${input.promptCount} prompts asks for ${choiceCount} choices; a request may ask for at most ${MAX_CHOICES}.`,
@@ -306,8 +306,9 @@ function finishPlan(
     input.forecastRequest?.requested === "auto"
       ? usdToNanos(deps.config.classification.cost_usd)
       : 0;
+  // An ensemble sends the whole prompt once per sample.
   const worstInference = inferenceCostNanos(entry.price, {
-    promptTokens,
+    promptTokens: (input.ensemble?.samples ?? 1) * promptTokens,
     completionTokens: choiceCount * maxTokens,
   });
   // A repair call per choice re-sends the prompt and the reply and asks for a short answer.

@@ -44,11 +44,13 @@ export function billFor(plan: PreparedCompletion, tally: UsageTally): Bill {
     plan.choiceCount * plan.maxTokens + repairs * REPAIR_MAX_TOKENS,
   );
   const contextLength = plan.entry.object.context_length;
+  // An ensemble sends the prompt once per sample.
+  const promptsSent = plan.promptCount * (plan.ensemble?.samples ?? 1);
   const promptTokens =
     contextLength > 0
       ? Math.min(
           tally.promptTokens,
-          (plan.promptCount + repairs) * (contextLength + REPAIR_INSTRUCTION_TOKENS),
+          (promptsSent + repairs) * (contextLength + REPAIR_INSTRUCTION_TOKENS),
         )
       : tally.promptTokens;
   const reasoningTokens = Math.min(tally.reasoningTokens, completionTokens);

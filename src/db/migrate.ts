@@ -7,6 +7,7 @@ import { moneySafety } from "./migrations/0004_money_safety.js";
 import { newsArchive } from "./migrations/0005_news_archive.js";
 import { keyScopes } from "./migrations/0006_key_scopes.js";
 import { dashboardLinks } from "./migrations/0007_dashboard_links.js";
+import { batchKeys } from "./migrations/0008_batch_keys.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -18,6 +19,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0005_news_archive": newsArchive(dialect),
     "0006_key_scopes": keyScopes(dialect),
     "0007_dashboard_links": dashboardLinks(),
+    "0008_batch_keys": batchKeys(),
   };
 }
 

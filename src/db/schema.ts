@@ -151,6 +151,8 @@ export interface BatchesTable {
   reasoning_tokens: Generated<number>;
   lease_owner: string | null;
   lease_until: number | null;
+  /** The key that created the batch: its lines spend under it. Null for older batches. */
+  api_key_id: string | null;
 }
 
 export type BatchLineStatus = "queued" | "running" | "succeeded" | "failed";
@@ -179,6 +181,17 @@ export interface BatchLinesTable {
   finished_at: number | null;
 }
 
+/** One-time dashboard sign-in links; only the SHA-256 of a link's token is kept. */
+export interface DashboardLinksTable {
+  token_hash: string;
+  organization_id: string;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+  /** The key the exchange issued; null until the link is used. */
+  api_key_id: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -191,4 +204,5 @@ export interface Database {
   batches: BatchesTable;
   batch_lines: BatchLinesTable;
   usage_records: UsageRecordsTable;
+  dashboard_links: DashboardLinksTable;
 }

@@ -151,5 +151,6 @@ export function responseFromChat(
     incomplete_details: incomplete,
     output,
     usage: responseUsage(chat.usage),
+    ...(chat.ensemble ? { ensemble: chat.ensemble } : {}),
   };
 }

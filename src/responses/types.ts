@@ -1,4 +1,5 @@
 /** The shapes of OpenAI's Responses API that Sibyl answers with (text output only). */
+import type { EnsembleResult } from "../completions/ensemble/schema.js";
 
 export interface ResponseUrlCitation {
   type: "url_citation";
@@ -82,6 +83,8 @@ export interface ResponseObject {
   usage: ResponseUsage | null;
   user: string | null;
   metadata: Record<string, string>;
+  /** Set when the request asked for an ensemble: the samples behind the one message. */
+  ensemble?: EnsembleResult;
 }
 
 /** One server-sent event of a streamed response; `type` is also the SSE event name. */

@@ -209,12 +209,20 @@ describe("the ensemble's one choice", () => {
     });
   });
 
-  it("counts samples the model server never returned as unanswered", () => {
+  it("counts samples whose call failed as failed and unanswered", () => {
     const choice = ensembleChoice({ samples: 4, aggregate: "median" }, "binary", [
       reply(0, "<answer>0.3</answer>", "extracted"),
+      reply(2, "", "failed"),
     ]);
-    expect(choice.ensemble.samples).toHaveLength(1);
-    expect(choice.ensemble.samples_unanswered).toBe(3);
-    expect(choice.ensemble.aggregated_answer).toBe(0.3);
+    expect(choice.content).toBe(
+      "Median of 1 answer from 4 samples (1 without a readable answer, 2 with no reply from the model).\n\n<answer>0.3</answer>",
+    );
+    expect(choice.ensemble.samples.map((sample) => sample.index)).toEqual([0, 2]);
+    expect(choice.ensemble).toMatchObject({
+      samples_answered: 1,
+      samples_unanswered: 3,
+      samples_failed: 2,
+      aggregated_answer: 0.3,
+    });
   });
 });

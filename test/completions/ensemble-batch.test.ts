@@ -39,11 +39,13 @@ describe("ensemble on a batch line", () => {
     await upstream.close();
   });
 
-  it("returns the aggregate and the samples in the line's result, billed as its K samples", async () => {
-    upstream.setDefault({
-      contents: ["Probability: 10%", "Probability: 20%", "Probability: 60%"],
-      usage: { prompt_tokens: 200, completion_tokens: 90 },
-    });
+  it("returns the aggregate and the samples in the line's result, billed as its K calls", async () => {
+    const usage = { prompt_tokens: 200, completion_tokens: 30 };
+    upstream.enqueue(
+      { contents: ["Probability: 10%"], usage },
+      { contents: ["Probability: 20%"], usage },
+      { contents: ["Probability: 60%"], usage },
+    );
     const { openai, org } = await server.client("1");
     const file = await uploadBatchFile(
       openai,
@@ -65,22 +67,27 @@ describe("ensemble on a batch line", () => {
     );
     expect(batch.status).toBe("completed");
     expect(batch.request_counts).toMatchObject({ total: 2, completed: 1, failed: 1 });
-    expect(upstream.requests).toHaveLength(1);
-    expect(upstream.requests[0]?.body).toMatchObject({ n: 3 });
+    expect(upstream.requests).toHaveLength(3);
+    for (const request of upstream.requests) expect(request.body).toMatchObject({ n: 1 });
 
     const [line] = await readResults(openai, batch.output_file_id);
     const body = line?.response?.body as {
       choices: { message: { content: string } }[];
-      usage: { completion_tokens: number; cost_usd: number };
+      usage: { prompt_tokens: number; completion_tokens: number; cost_usd: number };
       ensemble: EnsembleResult;
     };
     expect(body.choices).toHaveLength(1);
     expect(body.choices[0]?.message.content.endsWith("<answer>0.3</answer>")).toBe(true);
-    expect(body.ensemble.samples.map((sample) => sample.answer)).toEqual([0.1, 0.2, 0.6]);
+    const answers = body.ensemble.samples.map((sample) => Number(sample.answer));
+    expect(answers.sort((a, b) => a - b)).toEqual([0.1, 0.2, 0.6]);
     expect(body.ensemble.aggregated_answer).toBe(0.3);
 
-    const expected = Math.ceil(costNanos(200, 90) * 0.5);
-    expect(body.usage).toMatchObject({ completion_tokens: 90, cost_usd: expected / 1e9 });
+    const expected = Math.ceil(costNanos(600, 90) * 0.5);
+    expect(body.usage).toMatchObject({
+      prompt_tokens: 600,
+      completion_tokens: 90,
+      cost_usd: expected / 1e9,
+    });
     const entries = await charges(server.services, org.organizationId);
     expect(entries.map((entry) => entry.amount_nanos)).toEqual([-expected]);
 

@@ -32,8 +32,9 @@ const AGGREGATE_NAMES: Record<Aggregate, string> = {
 };
 
 /**
- * Combines the samples' answers into the choice's answer tag. Samples without a readable answer
- * are left out and counted; with none left there is no tag, and `status` says why.
+ * Combines the samples' answers into the choice's answer tag. Samples without a readable answer,
+ * and those whose call failed (absent from `replies`), are left out and counted; with none left
+ * there is no tag, and `status` says why.
  */
 export function ensembleChoice(
   spec: EnsembleSpec,
@@ -51,8 +52,15 @@ export function ensembleChoice(
   const stated = tag ? readAnswerTag(type, tag) : null;
   const samples = read.map(({ reply, answer }) => sampleOf(reply, answer));
   const unanswered = spec.samples - answers.length;
+  const failed = spec.samples - replies.length;
+  const gaps = [
+    ...(replies.length > answers.length
+      ? [`${replies.length - answers.length} without a readable answer`]
+      : []),
+    ...(failed > 0 ? [`${failed} with no reply from the model`] : []),
+  ];
   const summary = stated
-    ? `${AGGREGATE_NAMES[spec.aggregate]} of ${answers.length} answers from ${spec.samples} samples${unanswered > 0 ? ` (${unanswered} without a readable answer)` : ""}.`
+    ? `${AGGREGATE_NAMES[spec.aggregate]} of ${answers.length} answer${answers.length === 1 ? "" : "s"} from ${spec.samples} samples${gaps.length > 0 ? ` (${gaps.join(", ")})` : ""}.`
     : `None of the ${spec.samples} samples gave a readable answer, so there is no aggregate.`;
   return {
     content: tag ? `${summary}\n\n${tag}` : summary,
@@ -65,6 +73,7 @@ export function ensembleChoice(
       samples_requested: spec.samples,
       samples_answered: answers.length,
       samples_unanswered: unanswered,
+      samples_failed: failed,
       samples,
     },
   };

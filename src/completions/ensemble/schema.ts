@@ -12,7 +12,7 @@ export const EnsembleOptionsSchema = Type.Object(
     samples: Type.Integer({
       minimum: 2,
       maximum: MAX_ENSEMBLE_SAMPLES,
-      description: `how many times the model answers the question (2 to ${MAX_ENSEMBLE_SAMPLES}); billed as that many samples, like n`,
+      description: `how many times the model answers the question (2 to ${MAX_ENSEMBLE_SAMPLES}), each an upstream call of its own; billed as K calls: every call's prompt and completion tokens`,
     }),
     aggregate: Type.Optional(
       Type.Union(
@@ -28,7 +28,7 @@ export const EnsembleOptionsSchema = Type.Object(
   {
     additionalProperties: false,
     description:
-      "Asks the model several times and returns one choice whose answer tag holds the aggregate; the samples are in the reply's `ensemble`. Needs an answer_type whose answers are numbers (binary, multiple_choice, continuous, continuous_value_only, or auto classified as one of them); n must be 1 and stream false.",
+      "Asks the model several times, one upstream call per sample run side by side, and returns one choice whose answer tag holds the aggregate; the samples are in the reply's `ensemble`. Billed as K calls; a call that fails costs nothing and is left out, and when every call fails the request fails as a single call would. Needs an answer_type whose answers are numbers (binary, multiple_choice, continuous, continuous_value_only, or auto classified as one of them); n must be 1 and stream false.",
   },
 );
 
@@ -80,7 +80,13 @@ export const EnsembleResultSchema = Type.Object(
     samples_unanswered: Type.Integer({
       description: "samples requested whose answer could not be read (or that never came back)",
     }),
-    samples: Type.Array(EnsembleSampleSchema),
+    samples_failed: Type.Integer({
+      description:
+        "samples whose upstream call failed (counted in samples_unanswered, absent from samples, not billed)",
+    }),
+    samples: Type.Array(EnsembleSampleSchema, {
+      description: "the samples that came back, each at its position among the samples requested",
+    }),
   },
   { description: "present when the request asked for an ensemble" },
 );

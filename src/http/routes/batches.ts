@@ -24,11 +24,10 @@ export function registerBatchRoutes(app: App, services: Services): void {
         response: withErrors({ 200: Type.Ref(BatchObjectSchema) }),
       },
     },
-    async (request) =>
-      services.batches.create(
-        principalOf(request).organizationId,
-        request.body as BatchCreateInput,
-      ),
+    async (request) => {
+      const { organizationId, keyId } = principalOf(request);
+      return services.batches.create(organizationId, keyId, request.body as BatchCreateInput);
+    },
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../../app.js";
+import { EnsembleResultSchema } from "../../completions/ensemble/schema.js";
 import { rateLimitHeaders } from "../../limits/rate-limiter.js";
 import {
   type ResponseCreateBody,
@@ -101,6 +102,7 @@ export const ResponseObjectSchema = Type.Object(
     usage: Nullable(Type.Ref(ResponseUsageSchema)),
     user: Nullable(Type.String()),
     metadata: Type.Record(Type.String(), Type.String()),
+    ensemble: Type.Optional(EnsembleResultSchema),
   },
   { $id: "ResponseObject" },
 );
@@ -128,7 +130,7 @@ export function registerResponseRoutes(app: App, services: Services): void {
       schema: {
         summary: "Create a model response",
         description:
-          "OpenAI's Responses API for text, run as a chat completion: the same models, prices and forecasting extensions (answer_type, prediction_date, research), with the cost fields in `usage`. Nothing is stored, whatever `store` says. Tools, file and image inputs, background mode, previous_response_id, conversations and prompt templates answer 400. With `stream: true` the reply is OpenAI's Responses event stream.",
+          "OpenAI's Responses API for text, run as a chat completion: the same models, prices and forecasting extensions (answer_type, prediction_date, research, ensemble), with the cost fields in `usage`; an ensemble's samples are in the response's `ensemble`, as on chat completions. Nothing is stored, whatever `store` says. Tools, file and image inputs, background mode, previous_response_id, conversations and prompt templates answer 400. With `stream: true` the reply is OpenAI's Responses event stream.",
         tags: ["responses"],
         body: Type.Ref(ResponseCreateRequestSchema),
         response: withErrors({ 200: Type.Ref(ResponseObjectSchema), ...errors }),
