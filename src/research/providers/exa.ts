@@ -6,7 +6,6 @@ import type {
 } from "../source.js";
 import { parseDate } from "./dates.js";
 import {
-  arrayField,
   httpUrlField,
   isJsonObject,
   joinedTextField,
@@ -58,12 +57,10 @@ export class ExaSource implements ResearchSource {
       { method: "POST", path: "/search", headers: { "x-api-key": this.apiKey }, json: body },
       options.signal,
     );
-    const parsed = this.transport.json(reply);
-    const items = isJsonObject(parsed) ? arrayField(parsed, "results") : "invalid";
-    if (items === null || items === "invalid") {
-      throw this.transport.failure("reply has no results list");
-    }
-    return items.flatMap((item) => readResult(item)).slice(0, count);
+    return this.transport
+      .resultsList(reply, "results")
+      .flatMap((item) => readResult(item))
+      .slice(0, count);
   }
 }
 

@@ -6,7 +6,6 @@ import type {
 } from "../source.js";
 import { parseDate } from "./dates.js";
 import {
-  arrayField,
   httpUrlField,
   isJsonObject,
   MAX_SNIPPET_CHARS,
@@ -47,12 +46,10 @@ export class SearxngSource implements ResearchSource {
         "is `json` listed in search.formats of settings.yml?",
       );
     }
-    const parsed = this.transport.json(reply);
-    const items = isJsonObject(parsed) ? arrayField(parsed, "results") : "invalid";
-    if (items === null || items === "invalid") {
-      throw this.transport.failure("reply has no results list");
-    }
-    return items.flatMap((item) => readResult(item)).slice(0, count);
+    return this.transport
+      .resultsList(reply, "results")
+      .flatMap((item) => readResult(item))
+      .slice(0, count);
   }
 }
 

@@ -6,7 +6,6 @@ import type {
 } from "../source.js";
 import { parseDate } from "./dates.js";
 import {
-  arrayField,
   boundedQuery,
   httpUrlField,
   isJsonObject,
@@ -60,12 +59,10 @@ export class TavilySource implements ResearchSource {
       },
       options.signal,
     );
-    const parsed = this.transport.json(reply);
-    const items = isJsonObject(parsed) ? arrayField(parsed, "results") : "invalid";
-    if (items === null || items === "invalid") {
-      throw this.transport.failure("reply has no results list");
-    }
-    return items.flatMap((item) => readResult(item)).slice(0, count);
+    return this.transport
+      .resultsList(reply, "results")
+      .flatMap((item) => readResult(item))
+      .slice(0, count);
   }
 }
 

@@ -1,6 +1,7 @@
 import { type Dispatcher, request } from "undici";
 import { type HttpSourceOptions, ResearchSourceError } from "../source.js";
 import { errorDetail } from "./error-detail.js";
+import { arrayField, isJsonObject } from "./fields.js";
 
 /** Largest reply read; a search answer is far smaller, so anything bigger is a broken server. */
 export const MAX_REPLY_BYTES = 5 * 1024 * 1024;
@@ -72,6 +73,14 @@ export class ProviderTransport {
       const type = reply.mediaType || "no content type";
       throw this.failure(`unreadable JSON reply (${type}, ${reply.text.length} characters)`, error);
     }
+  }
+
+  /** The array a 2xx JSON reply holds under `field`; a failure when the reply has none. */
+  resultsList(reply: ProviderReply, field: string): unknown[] {
+    const parsed = this.json(reply);
+    const items = isJsonObject(parsed) ? arrayField(parsed, field) : "invalid";
+    if (items === null || items === "invalid") throw this.failure(`reply has no ${field} list`);
+    return items;
   }
 
   statusFailure(reply: ProviderReply, hint?: string): ResearchSourceError {
