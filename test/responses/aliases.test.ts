@@ -12,8 +12,11 @@ import { request } from "../foundation/support/http.js";
 
 let env: CompletionsEnv;
 
+/** Ten seconds into a one-minute rate-limit window: the requests below never straddle two. */
+const NOW = Date.UTC(2025, 5, 2, 12, 0, 10);
+
 beforeAll(async () => {
-  env = await startCompletionsEnv({ requestsPerMinute: 4 });
+  env = await startCompletionsEnv({ requestsPerMinute: 4, clock: { now: () => NOW } });
 });
 afterEach(() => env.fake.reset());
 afterAll(async () => {
