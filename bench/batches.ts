@@ -11,6 +11,8 @@ import { startFakeUpstream } from "../test/support/fake-upstream.js";
 const BATCH_LINES = 50_000;
 const UPLOAD_BYTES = 200 * 1024 * 1024;
 const MB = 1024 * 1024;
+/** Target: the server running a 50,000-line batch stays under this peak resident set. */
+export const MAX_BATCH_PEAK_RSS_MB = 200;
 /** As README recommends for deployments: a ceiling far above the live heap (~60 MB) that keeps V8
  * collecting in proportion to it rather than to the machine's memory. */
 const NODE_OPTIONS = ["--max-old-space-size=1024"];
@@ -19,6 +21,8 @@ export interface BatchBenchResult {
   linesPerSecond: number;
   batchPeakRssMb: number;
   uploadPeakRssMb: number;
+  /** The batch completed with its peak RSS under the target. */
+  passed: boolean;
 }
 
 /** Peak resident set of a process, from /proc (Linux). */
@@ -110,6 +114,7 @@ export async function benchBatches(
   const upstream = await startFakeUpstream();
   try {
     const batch = await withServer(upstream.url, async (url, apiKey, pid) => {
+      const idle = peakRssMb(pid);
       const file = await multipartUpload(url, apiKey, batchLines(BATCH_LINES));
       const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
       const created = (await (
@@ -138,10 +143,15 @@ export async function benchBatches(
       if (status !== "completed" || counts.completed !== BATCH_LINES) {
         throw new Error(`batch ended ${status} with ${JSON.stringify(counts)}`);
       }
-      return { linesPerSecond: Math.round(BATCH_LINES / seconds), peak: peakRssMb(pid), seconds };
+      return {
+        linesPerSecond: Math.round(BATCH_LINES / seconds),
+        idle,
+        peak: peakRssMb(pid),
+        seconds,
+      };
     });
     print(
-      `batches: ${BATCH_LINES} lines in ${batch.seconds.toFixed(1)} s = ${batch.linesPerSecond} lines/s (validation to output files), peak RSS ${batch.peak} MB with ${NODE_OPTIONS.join(" ")}`,
+      `batches: ${BATCH_LINES} lines in ${batch.seconds.toFixed(1)} s = ${batch.linesPerSecond} lines/s (validation to output files), peak RSS ${batch.peak} MB (${batch.idle} MB before the upload) with ${NODE_OPTIONS.join(" ")}`,
     );
     const upload = await withServer(upstream.url, async (url, apiKey, pid) => {
       const started = Date.now();
@@ -151,10 +161,15 @@ export async function benchBatches(
     print(
       `files: ${upload.mb.toFixed(0)} MB upload in ${upload.seconds.toFixed(1)} s, peak RSS ${upload.peak} MB with ${NODE_OPTIONS.join(" ")}`,
     );
+    const passed = batch.peak < MAX_BATCH_PEAK_RSS_MB;
+    print(
+      `target: peak RSS of the ${BATCH_LINES}-line batch under ${MAX_BATCH_PEAK_RSS_MB} MB: ${batch.peak} MB [${passed ? "PASS" : "FAIL"}]`,
+    );
     return {
       linesPerSecond: batch.linesPerSecond,
       batchPeakRssMb: batch.peak,
       uploadPeakRssMb: upload.peak,
+      passed,
     };
   } finally {
     await upstream.close();

@@ -1,7 +1,8 @@
 /**
- * A Sibyl server for the benchmark: the real app on loopback over a fresh SQLite file, with an
- * upstream model, authentication, credits, rate limiting and usage accounting all on.
- * Argument: `{"upstreamUrl": …}`. Prints `{"url", "apiKey", "model"}` once it listens.
+ * A Sibyl server for the benchmark: the real app on loopback over a fresh SQLite file (or the
+ * PostgreSQL database given), with an upstream model, authentication, credits, rate limiting and
+ * usage accounting all on. Argument: `{"upstreamUrl": …, "databaseUrl"?: …}`. Prints
+ * `{"url", "apiKey", "model"}` once it listens.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,13 +15,17 @@ import { createServices } from "../src/services.js";
 
 const BENCH_MODEL = "bench-model";
 
-const { upstreamUrl } = JSON.parse(process.argv[2] ?? "{}") as { upstreamUrl: string };
+const { upstreamUrl, databaseUrl } = JSON.parse(process.argv[2] ?? "{}") as {
+  upstreamUrl: string;
+  databaseUrl?: string;
+};
 const dataDir = mkdtempSync(path.join(tmpdir(), "sibyl-bench-"));
 const file = path.join(dataDir, "sibyl.yaml");
 writeFileSync(
   file,
   stringify({
     server: { log_level: "warn" },
+    ...(databaseUrl ? { database: { url: databaseUrl } } : {}),
     limits: { requests_per_minute: 100_000_000 },
     models: [
       {

@@ -138,11 +138,13 @@ export class Ledger {
       now: unixSeconds(this.clock),
       apiKeyId: spendKeyId,
     };
+    // A hold of its own commits without waiting for the disk (see holdWithReservation); one in
+    // a caller's transaction commits as that transaction does.
     const held =
       spendKeyId !== null
         ? await db.transaction((tx) => holdForKey(tx, hold, spendKeyId))
         : db.dialect === "postgres"
-          ? await db.changes(holdWithReservation(hold))
+          ? await db.changes(holdWithReservation(hold, !db.inTransaction))
           : await db.transaction((tx) => holdStepByStep(tx, hold));
     if (held === 0) throw insufficientCredits();
     return { id: hold.reservationId, organizationId, amountNanos: maxNanos, spendKeyId };
@@ -162,6 +164,24 @@ export class Ledger {
     assertAmount(actualNanos);
     const reference = details.reference ?? null;
     const items = chargeItems(actualNanos, details);
+    if (settlesInOneStatement(db, reservation, actualNanos, details)) {
+      const outcome = await this.claimAndChargeCovered(
+        db,
+        reservation,
+        actualNanos,
+        reference,
+        items,
+        details.usage,
+      );
+      if (outcome === "not claimed") {
+        return {
+          chargedNanos: 0,
+          balanceNanos: await this.balance(reservation.organizationId, db),
+        };
+      }
+      if (outcome === "not covered") throw new Error("a cost within its hold was not covered");
+      return outcome;
+    }
     return db.transaction(async (tx) => {
       if (details.once && reference !== null) {
         // The reference is claimed only for a hold that is still open: a released hold must not
@@ -182,23 +202,21 @@ export class Ledger {
       }
       const charge = await this.withinKeyLimit(tx, reservation, actualNanos, items);
       const settlement =
-        charge && (await this.chargeHold(tx, reservation, charge.nanos, reference, charge.items));
+        charge &&
+        (await this.chargeHold(
+          tx,
+          reservation,
+          charge.nanos,
+          reference,
+          charge.items,
+          details.usage,
+        ));
       if (!settlement) {
         return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
       }
       if (reservation.spendKeyId) {
         await tx.changes(
           moveKeySpend(reservation.spendKeyId, settlement.chargedNanos - reservation.amountNanos),
-        );
-      }
-      if (details.usage) {
-        await tx.changes(
-          insertUsageRecord(
-            reservation.organizationId,
-            details.usage,
-            settlement.chargedNanos,
-            unixSeconds(this.clock),
-          ),
         );
       }
       return settlement;
@@ -231,13 +249,17 @@ export class Ledger {
     };
   }
 
-  /** Charges a hold (as far as the balance reaches); null when it was no longer held. */
+  /**
+   * Charges a hold (as far as the balance reaches) and records its usage; null when it was no
+   * longer held.
+   */
   private async chargeHold(
     tx: Db,
     reservation: Reservation,
     actualNanos: number,
     reference: string | null,
     items: ChargeItem[],
+    usage: UsageDetails | undefined,
   ): Promise<Settlement | null> {
     const outcome = await this.claimAndChargeCovered(
       tx,
@@ -245,10 +267,12 @@ export class Ledger {
       actualNanos,
       reference,
       items,
+      usage,
     );
     if (outcome === "not claimed") return null;
     if (outcome !== "not covered") return outcome;
     const settlement = await this.chargeWhatRemains(tx, reservation, actualNanos);
+    if (usage) await this.recordUsage(tx, reservation, usage, settlement.chargedNanos);
     const paid = allocateCharge(
       items.map((item) => item.amountNanos),
       settlement.chargedNanos,
@@ -266,7 +290,7 @@ export class Ledger {
   /**
    * Claims the reservation (which takes the write lock on SQLite, the row lock on PostgreSQL)
    * and, in the usual case where the hold plus whatever else is spendable covers the cost,
-   * charges it with one conditional update and records the charge.
+   * charges it with one conditional update and records the charge and its usage.
    */
   private async claimAndChargeCovered(
     tx: Db,
@@ -274,6 +298,7 @@ export class Ledger {
     actualNanos: number,
     reference: string | null,
     items: ChargeItem[],
+    usage: UsageDetails | undefined,
   ): Promise<Settlement | "not claimed" | "not covered"> {
     const now = unixSeconds(this.clock);
     if (tx.dialect === "postgres") {
@@ -286,6 +311,7 @@ export class Ledger {
           now,
           reference,
           items: items.map((item, index) => ({ ...item, laterNanos: laterSum(items, index) })),
+          usage: usage ?? null,
         }),
       );
       if (!outcome?.claimed) return "not claimed";
@@ -307,7 +333,19 @@ export class Ledger {
       reference,
       items,
     );
+    if (usage) await this.recordUsage(tx, reservation, usage, actualNanos);
     return { chargedNanos: actualNanos, balanceNanos: covered.balance_nanos };
+  }
+
+  private async recordUsage(
+    tx: Statements,
+    reservation: Reservation,
+    usage: UsageDetails,
+    costNanos: number,
+  ): Promise<void> {
+    await tx.changes(
+      insertUsageRecord(reservation.organizationId, usage, costNanos, unixSeconds(this.clock)),
+    );
   }
 
   /**
@@ -531,6 +569,26 @@ function laterSum(items: readonly ChargeItem[], index: number): number {
     sum += (items[later] as ChargeItem).amountNanos;
   }
   return sum;
+}
+
+/**
+ * Whether a settlement can be one statement that is its own transaction (PostgreSQL): outside a
+ * caller's transaction, with no key limit or single-use reference to check first, and a cost
+ * within the hold, which the hold alone always covers.
+ */
+function settlesInOneStatement(
+  db: Db,
+  reservation: Reservation,
+  actualNanos: number,
+  details: SettleDetails,
+): boolean {
+  return (
+    db.dialect === "postgres" &&
+    !db.inTransaction &&
+    !reservation.spendKeyId &&
+    !(details.once && (details.reference ?? null) !== null) &&
+    actualNanos <= reservation.amountNanos
+  );
 }
 
 /** The single-use scope of an organization's charges. */

@@ -26,3 +26,12 @@ function transactionScope(trx: Transaction<Database>, depth: number): Db {
     transaction: (work) => nested(() => work(transactionScope(trx, depth + 1))),
   };
 }
+
+/**
+ * A subquery that lets the transaction of the statement evaluating it commit without waiting for
+ * its WAL to reach the disk (`synchronous_commit = off` for that transaction alone). A crash can
+ * then lose the last fraction of a second of such commits, all of them after every durable one:
+ * use it only in a statement run on its own, for writes whose loss is safe (a hold that would
+ * otherwise be released, a rate-limit count), never for charges or credits.
+ */
+export const relaxedCommit = sql`(select set_config('synchronous_commit', 'off', true))`;
