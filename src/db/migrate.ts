@@ -36,10 +36,10 @@ export interface MigrationOutcome {
 }
 
 /**
- * Rounds of migration on SQLite. PostgreSQL serializes migrators with an advisory lock; SQLite
- * has no such lock across processes, so two processes opening a fresh file race, and the loser's
- * transaction fails on tables the winner just created. It rolled back whole, so looking again
- * finds the winner's work committed and nothing left to do.
+ * Rounds of migration on SQLite. PostgreSQL serializes migrators with an advisory lock. On SQLite
+ * every pending migration runs in one `begin immediate` transaction (sqlite-driver.ts), so a
+ * second process waits for the first to commit; if it waits longer than the busy timeout, its
+ * attempt fails having changed nothing, and looking again finds the work done.
  */
 const SQLITE_MIGRATION_ROUNDS = 3;
 

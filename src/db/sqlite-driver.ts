@@ -1,6 +1,9 @@
 import {
+  CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
+  SqliteAdapter,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -33,6 +36,26 @@ class QueuedSqliteDriver extends SqliteDriver {
   override async releaseConnection(): Promise<void> {
     this.turns.give();
   }
+
+  /**
+   * Kysely's own transactions here are migrations (the service's run through sqlite-database.ts).
+   * Taking the write lock at the start makes a second process migrating the same file wait for
+   * the first to commit (busy_timeout) rather than fail halfway through a migration.
+   */
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+/**
+ * SQLite's DDL is transactional, though Kysely's adapter says otherwise to be safe. Saying so lets
+ * the migrator run every pending migration in one transaction: a migration that fails leaves
+ * nothing behind, and processes migrating one file at once take turns.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
 }
 
 /** SqliteDialect with the queued driver. */
@@ -46,5 +69,9 @@ export class QueuedSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new QueuedSqliteDriver(this.config, this.turns);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }

@@ -41,8 +41,11 @@ describe("the sibyl command", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
     }
+    // Every migration applied once, by one process or another, and none left half done.
     const applied = results.flatMap((result) => singleJson(result).applied as string[]);
     expect(applied.filter((name) => name === "0001_foundation")).toHaveLength(1);
+    expect(new Set(applied).size).toBe(applied.length);
+    expect(applied).toContain("0008_batch_keys");
   });
 
   it("prints exactly one JSON line for a command that creates something", async () => {
