@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 
 /** What a settled request used, recorded with its charge for the usage reports. */
 export interface UsageDetails {
-  /** The key that made the request; null for work no key made directly (batch lines). */
+  /** The key that made the request (a batch line: the key that created its batch); null for batches created before batches recorded their key. */
   apiKeyId: string | null;
   model: string;
   inputTokens: number;

@@ -11,9 +11,27 @@ export async function sendEventStream(
   chunks: AsyncIterable<object>,
   headers: Record<string, string>,
 ): Promise<void> {
+  const raw = startEventStream(request, reply, headers);
+  try {
+    for await (const chunk of chunks) {
+      if (raw.destroyed) break;
+      raw.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    }
+  } catch (error) {
+    const failure = streamFailure(request, error);
+    if (!raw.destroyed) raw.write(`data: ${JSON.stringify({ error: failure })}\n\n`);
+  }
+  if (!raw.destroyed) raw.end("data: [DONE]\n\n");
+}
+
+/** Takes the response over from Fastify and sends the headers of an event stream. */
+function startEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  headers: Record<string, string>,
+): FastifyReply["raw"] {
   reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
+  reply.raw.writeHead(200, {
     ...headers,
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache",
@@ -21,19 +39,15 @@ export async function sendEventStream(
     "x-accel-buffering": "no",
     "x-request-id": request.id,
   });
-  try {
-    for await (const chunk of chunks) {
-      if (raw.destroyed) break;
-      raw.write(`data: ${JSON.stringify(chunk)}\n\n`);
-    }
-  } catch (error) {
-    const failure = describeFailure(error);
-    if (!failure) request.log.error({ err: error }, "stream failed");
-    const body =
-      failure?.body ?? errorBody("Internal server error.", "api_error", "internal_error");
-    if (!raw.destroyed) raw.write(`data: ${JSON.stringify({ error: body.error })}\n\n`);
-  }
-  if (!raw.destroyed) raw.end("data: [DONE]\n\n");
+  return reply.raw;
+}
+
+/** The OpenAI error object a failed stream ends with; a failure not in the catalogue is logged. */
+function streamFailure(request: FastifyRequest, error: unknown): ErrorBody["error"] {
+  const failure = describeFailure(error);
+  if (!failure) request.log.error({ err: error }, "stream failed");
+  return (failure?.body ?? errorBody("Internal server error.", "api_error", "internal_error"))
+    .error;
 }
 
 /**
@@ -73,16 +87,7 @@ export async function sendNamedEventStream(
   headers: Record<string, string>,
   closing: (error: ErrorBody["error"]) => NamedEvent[],
 ): Promise<void> {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    ...headers,
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-    "x-accel-buffering": "no",
-    "x-request-id": request.id,
-  });
+  const raw = startEventStream(request, reply, headers);
   const write = (event: NamedEvent) =>
     raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
   try {
@@ -91,11 +96,8 @@ export async function sendNamedEventStream(
       write(event);
     }
   } catch (error) {
-    const failure = describeFailure(error);
-    if (!failure) request.log.error({ err: error }, "stream failed");
-    const body =
-      failure?.body ?? errorBody("Internal server error.", "api_error", "internal_error");
-    if (!raw.destroyed) for (const event of closing(body.error)) write(event);
+    const failure = streamFailure(request, error);
+    if (!raw.destroyed) for (const event of closing(failure)) write(event);
   }
   if (!raw.destroyed) raw.end();
 }

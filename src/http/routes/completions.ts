@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "../../app.js";
 import {
   type ChatCompletionBody,
@@ -7,13 +6,11 @@ import {
   type CompletionBody,
   CompletionRequestSchema,
 } from "../../completions/schema.js";
-import type { CompletionCaller } from "../../completions/types.js";
-import { rateLimitHeaders } from "../../limits/rate-limiter.js";
 import type { Services } from "../../services.js";
-import { callerKey, principalOf } from "../auth.js";
+import { admitCaller } from "../admit-caller.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
 import { ChatCompletionResponseSchema, CompletionResponseSchema } from "../schemas/completions.js";
-import { clientGone, sendEventStream } from "../sse.js";
+import { sendEventStream } from "../sse.js";
 
 const errors = {
   400: Type.Ref(ErrorResponse),
@@ -22,22 +19,6 @@ const errors = {
   502: Type.Ref(ErrorResponse),
   504: Type.Ref(ErrorResponse),
 };
-
-/** Counts the request against the organization's limit and returns who is calling. */
-async function admit(
-  services: Services,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<CompletionCaller> {
-  const principal = principalOf(request);
-  const state = await services.rateLimiter.hit(principal.organizationId);
-  reply.headers(rateLimitHeaders(state));
-  return {
-    organizationId: principal.organizationId,
-    apiKey: callerKey(principal),
-    signal: clientGone(request, reply),
-  };
-}
 
 export function registerCompletionRoutes(app: App, services: Services): void {
   app.post<{ Body: ChatCompletionBody }>(
@@ -53,7 +34,7 @@ export function registerCompletionRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const caller = await admit(services, request, reply);
+      const caller = await admitCaller(services, request, reply);
       const body = request.body;
       if (body.stream) {
         const chunks = await services.completions.streamChat(caller, body);
@@ -81,7 +62,7 @@ export function registerCompletionRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const caller = await admit(services, request, reply);
+      const caller = await admitCaller(services, request, reply);
       const body = request.body;
       if (body.stream) {
         const chunks = await services.completions.streamText(caller, body);

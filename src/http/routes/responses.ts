@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../../app.js";
 import { EnsembleResultSchema } from "../../completions/ensemble/schema.js";
-import { rateLimitHeaders } from "../../limits/rate-limiter.js";
 import {
   type ResponseCreateBody,
   ResponseCreateRequestSchema,
@@ -10,9 +9,9 @@ import {
 import { createResponse, streamResponse } from "../../responses/service.js";
 import type { Services } from "../../services.js";
 import { unixSeconds } from "../../util/clock.js";
-import { callerKey, principalOf } from "../auth.js";
+import { admitCaller } from "../admit-caller.js";
 import { ErrorResponse, Nullable, withErrors } from "../schemas/common.js";
-import { clientGone, sendNamedEventStream } from "../sse.js";
+import { sendNamedEventStream } from "../sse.js";
 
 const ItemStatus = Type.Union([
   Type.Literal("in_progress"),
@@ -137,14 +136,7 @@ export function registerResponseRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const { organizationId } = principal;
-      reply.headers(rateLimitHeaders(await services.rateLimiter.hit(organizationId)));
-      const caller = {
-        organizationId,
-        apiKey: callerKey(principal),
-        signal: clientGone(request, reply),
-      };
+      const caller = await admitCaller(services, request, reply);
       const body = request.body;
       if (!body.stream) return createResponse(services.completions, caller, body);
       const stream = await streamResponse(
