@@ -1,6 +1,8 @@
+import { sql, type Updateable } from "kysely";
+import { keySpendSoFar } from "../billing/key-spend-so-far.js";
 import type { Db } from "../db/database.js";
-import type { KeyScope } from "../db/schema.js";
-import { invalidRequest, notFound } from "../errors.js";
+import type { ApiKeysTable, KeyScope } from "../db/schema.js";
+import { invalidRequest, notFound, ServiceError } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { isWellFormedId } from "../util/ids.js";
 import type { ApiKeys, KeyTerms } from "./api-keys.js";
@@ -31,6 +33,13 @@ export interface KeyPageQuery {
 export interface KeyPage {
   keys: KeyRecord[];
   hasMore: boolean;
+}
+
+/** What an admin may change on an existing key; an absent field stays as it is, null clears it. */
+export interface KeyChanges {
+  name?: string | null;
+  expiresAt?: number | null;
+  spendLimitNanos?: number | null;
 }
 
 export interface CreatedKey {
@@ -65,6 +74,12 @@ export class OrganizationKeys {
   ) {}
 
   async create(organizationId: string, terms: KeyTerms): Promise<CreatedKey> {
+    this.checkTerms(terms);
+    const issued = await this.apiKeys.issue(organizationId, this.db, terms);
+    return { record: await this.get(organizationId, issued.api_key_id), secret: issued.api_key };
+  }
+
+  private checkTerms(terms: KeyChanges): void {
     if (terms.expiresAt != null && terms.expiresAt <= unixSeconds(this.clock)) {
       throw invalidRequest("expires_at must be in the future.", "invalid_expires_at", "expires_at");
     }
@@ -75,8 +90,6 @@ export class OrganizationKeys {
         "spend_limit_usd",
       );
     }
-    const issued = await this.apiKeys.issue(organizationId, this.db, terms);
-    return { record: await this.get(organizationId, issued.api_key_id), secret: issued.api_key };
   }
 
   async get(organizationId: string, keyId: string): Promise<KeyRecord> {
@@ -137,6 +150,37 @@ export class OrganizationKeys {
     return { keys: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
   }
 
+  /**
+   * Changes a live key's name, expiry or spend limit. A key that gets a limit when it had none
+   * starts from what it has spent so far (see keySpendSoFar); a key whose limit changes keeps
+   * its spend and open holds, so a limit below them stops its paid requests until they settle.
+   */
+  async update(organizationId: string, keyId: string, changes: KeyChanges): Promise<KeyRecord> {
+    this.checkTerms(changes);
+    if (!isWellFormedId(keyId)) throw notFound("api key", keyId, "key_id");
+    await this.db.transaction(async (tx) => {
+      const lock = tx.dialect === "postgres" ? sql` for update` : sql``;
+      const [row] = await tx.rows<{ spend_limit_nanos: number | null; revoked_at: number | null }>(
+        sql`
+          select spend_limit_nanos, revoked_at from api_keys
+          where id = ${keyId} and organization_id = ${organizationId}${lock}`,
+      );
+      if (!row) throw notFound("api key", keyId, "key_id");
+      if (row.revoked_at !== null) throw revokedKey(keyId);
+      const values: Updateable<ApiKeysTable> = {};
+      if (changes.name !== undefined) values.name = changes.name;
+      if (changes.expiresAt !== undefined) values.expires_at = changes.expiresAt;
+      if (changes.spendLimitNanos !== undefined) values.spend_limit_nanos = changes.spendLimitNanos;
+      // Only keys with a limit keep their spend: a key getting its first one starts from its past.
+      if (changes.spendLimitNanos != null && row.spend_limit_nanos === null) {
+        values.spent_nanos = await keySpendSoFar(tx, organizationId, keyId);
+      }
+      if (Object.keys(values).length === 0) return;
+      await tx.query.updateTable("api_keys").set(values).where("id", "=", keyId).execute();
+    });
+    return this.get(organizationId, keyId);
+  }
+
   /** Revokes a key of the organization; revoking it again keeps the first revocation time. */
   async revoke(organizationId: string, keyId: string): Promise<KeyRecord> {
     if (!isWellFormedId(keyId)) throw notFound("api key", keyId, "key_id");
@@ -150,3 +194,9 @@ export class OrganizationKeys {
     return this.get(organizationId, keyId);
   }
 }
+
+const revokedKey = (keyId: string) =>
+  new ServiceError("conflict", `API key '${keyId}' is revoked and can no longer be changed.`, {
+    code: "api_key_revoked",
+    param: "key_id",
+  });

@@ -2,23 +2,20 @@ import { sql } from "kysely";
 import type { Db } from "../db/database.js";
 import { notFound } from "../errors.js";
 import { isWellFormedId } from "../util/ids.js";
-
-export const SECONDS_PER_DAY = 86_400;
+import {
+  type DayBucket,
+  type DayRange,
+  dayBuckets,
+  dayPage,
+  SECONDS_PER_DAY,
+} from "./day-pages.js";
 
 export type UsageGroup = "model" | "api_key_id";
 
-export interface UsageQuery {
-  /** Unix seconds, inclusive. */
-  startTime: number;
-  /** Unix seconds, exclusive. */
-  endTime: number;
+export interface UsageQuery extends DayRange {
   groupBy: readonly UsageGroup[];
   models?: readonly string[] | undefined;
   apiKeyIds?: readonly string[] | undefined;
-  /** Days per page. */
-  limit: number;
-  /** Where this page starts (Unix seconds, a day's start); default the first day of the range. */
-  page?: number | undefined;
 }
 
 export interface UsageTotals {
@@ -32,15 +29,8 @@ export interface UsageTotals {
   cost_nanos: number;
 }
 
-export interface UsageDay {
-  /** The part of the UTC day inside the range: Unix seconds, start inclusive, end exclusive. */
-  startTime: number;
-  endTime: number;
-  results: UsageTotals[];
-}
-
 export interface UsagePage {
-  days: UsageDay[];
+  days: DayBucket<UsageTotals>[];
   /** The start of the next page's first day; null on the last page. */
   nextPage: number | null;
 }
@@ -59,22 +49,9 @@ export class UsageReports {
   /** Keys named in `apiKeyIds` must be the organization's: any other is not found. */
   async completions(organizationId: string, query: UsageQuery): Promise<UsagePage> {
     if (query.apiKeyIds?.length) await this.expectOwnKeys(organizationId, query.apiKeyIds);
-    const firstDay = Math.floor((query.page ?? query.startTime) / SECONDS_PER_DAY);
-    const lastDay = Math.ceil(query.endTime / SECONDS_PER_DAY) - 1;
-    const pageDays = Math.min(query.limit, lastDay - firstDay + 1);
-    const from = Math.max(query.startTime, firstDay * SECONDS_PER_DAY);
-    const to = Math.min(query.endTime, (firstDay + pageDays) * SECONDS_PER_DAY);
-    const rows = pageDays > 0 ? await this.totals(organizationId, query, from, to) : [];
-    const days: UsageDay[] = [];
-    for (let day = firstDay; day < firstDay + pageDays; day++) {
-      days.push({
-        startTime: Math.max(from, day * SECONDS_PER_DAY),
-        endTime: Math.min(to, (day + 1) * SECONDS_PER_DAY),
-        results: rows.filter((row) => row.day === day).map(({ day: _day, ...totals }) => totals),
-      });
-    }
-    const next = firstDay + pageDays;
-    return { days, nextPage: next <= lastDay ? next * SECONDS_PER_DAY : null };
+    const page = dayPage(query);
+    const rows = page.days > 0 ? await this.totals(organizationId, query, page.from, page.to) : [];
+    return { days: dayBuckets(page, rows), nextPage: page.nextPage };
   }
 
   private async expectOwnKeys(organizationId: string, keyIds: readonly string[]): Promise<void> {

@@ -31,6 +31,12 @@ for (const prefix of V1_PREFIXES) {
     body: () => ({ name: "security", scope: "inference", spend_limit_usd: 1 }),
   });
   describeRouteSecurity(target, { method: "GET", path: `${keys}/{key_id}`, ownedBy: ownedKey });
+  describeRouteSecurity(target, {
+    method: "POST",
+    path: `${keys}/{key_id}`,
+    body: () => ({ name: "renamed", spend_limit_usd: 3 }),
+    ownedBy: ownedKey,
+  });
   describeRouteSecurity(target, { method: "DELETE", path: `${keys}/{key_id}`, ownedBy: ownedKey });
   describeRouteSecurity(target, {
     method: "GET",
@@ -42,6 +48,11 @@ for (const prefix of V1_PREFIXES) {
     path: `${prefix}/organization/usage/completions`,
     query: (ids) => ({ start_time: startTime(), api_key_ids: ids.key_id ?? "" }),
     ownedBy: ownedKey,
+  });
+  describeRouteSecurity(target, {
+    method: "GET",
+    path: `${prefix}/organization/costs`,
+    query: () => ({ start_time: startTime(), group_by: "line_item" }),
   });
   describeRouteSecurity(target, { method: "GET", path: `${prefix}/organization/ledger` });
   describeRouteSecurity(target, {

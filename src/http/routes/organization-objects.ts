@@ -1,10 +1,13 @@
 import type { KeyTerms } from "../../auth/api-keys.js";
-import type { KeyRecord } from "../../auth/organization-keys.js";
+import type { KeyChanges, KeyRecord } from "../../auth/organization-keys.js";
+import type { CostPage } from "../../billing/cost-report.js";
+import { SECONDS_PER_DAY } from "../../billing/day-pages.js";
 import { type LedgerEntryRecord, publicEntryId } from "../../billing/ledger-history.js";
 import { nanosToUsd, usdToNanos } from "../../billing/money.js";
-import { SECONDS_PER_DAY, type UsagePage } from "../../billing/usage-report.js";
+import type { UsagePage } from "../../billing/usage-report.js";
 import { invalidRequest } from "../../errors.js";
-import type { ApiKeyCreateBody } from "./organization-schemas.js";
+import { type Clock, unixSeconds } from "../../util/clock.js";
+import type { ApiKeyCreateBody, ApiKeyUpdateBody } from "./organization-schemas.js";
 
 /** The organization API's objects: dollars and public ids here, nano-dollars below. */
 
@@ -43,6 +46,18 @@ export function keyTerms(body: ApiKeyCreateBody): KeyTerms {
     expiresAt: body.expires_at ?? null,
     spendLimitNanos: body.spend_limit_usd == null ? null : spendLimitNanos(body.spend_limit_usd),
   };
+}
+
+/** A key's changes: a field left out stays as it is, null clears it. */
+export function keyChanges(body: ApiKeyUpdateBody): KeyChanges {
+  const changes: KeyChanges = {};
+  if (body.name !== undefined) changes.name = body.name;
+  if (body.expires_at !== undefined) changes.expiresAt = body.expires_at;
+  if (body.spend_limit_usd !== undefined) {
+    changes.spendLimitNanos =
+      body.spend_limit_usd === null ? null : spendLimitNanos(body.spend_limit_usd);
+  }
+  return changes;
 }
 
 function spendLimitNanos(usd: number): number {
@@ -91,6 +106,37 @@ export function usagePageObject(page: UsagePage) {
     has_more: page.nextPage !== null,
     next_page: page.nextPage === null ? null : String(page.nextPage),
   };
+}
+
+/** OpenAI's costs page: one bucket per day, amounts in dollars. */
+export function costsPageObject(page: CostPage) {
+  return {
+    object: "page" as const,
+    data: page.days.map((day) => ({
+      object: "bucket" as const,
+      start_time: day.startTime,
+      end_time: day.endTime,
+      results: day.results.map((total) => ({
+        object: "organization.costs.result" as const,
+        amount: { value: nanosToUsd(total.cost_nanos), currency: "usd" as const },
+        line_item: total.line_item,
+        project_id: null,
+        model: total.model,
+        api_key_id: total.api_key_id,
+      })),
+    })),
+    has_more: page.nextPage !== null,
+    next_page: page.nextPage === null ? null : String(page.nextPage),
+  };
+}
+
+/** A report's end: `end_time`, default now, after `start_time`. */
+export function queryEndTime(startTime: number, endTime: number | undefined, clock: Clock): number {
+  const end = endTime ?? unixSeconds(clock);
+  if (end <= startTime) {
+    throw invalidRequest("end_time must be after start_time.", "invalid_time_range", "end_time");
+  }
+  return end;
 }
 
 /** A `page` cursor: the start of a day inside the asked range, as `next_page` gives it. */

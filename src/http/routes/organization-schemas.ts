@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable } from "../schemas/common.js";
+import { OrganizationCostsPageSchema } from "./organization-cost-schemas.js";
 
 /** PostgreSQL text cannot hold a NUL character. */
 const NO_NUL = "^[^\\u0000]*$";
@@ -59,31 +60,40 @@ export const OrganizationApiKeyDeletedSchema = Type.Object(
   { $id: "OrganizationApiKeyDeleted" },
 );
 
+const keyTermProperties = {
+  name: Type.Optional(Nullable(Type.String({ maxLength: 256, pattern: NO_NUL }))),
+  expires_at: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 253_402_300_799,
+        description: "Unix seconds; the key is refused from then on",
+      }),
+    ),
+  ),
+  spend_limit_usd: Type.Optional(
+    Nullable(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1_000_000_000,
+        description: "Requests that could take the key's spending past this are refused (402)",
+      }),
+    ),
+  ),
+};
+
 export const ApiKeyCreateRequestSchema = Type.Object(
-  {
-    name: Type.Optional(Nullable(Type.String({ maxLength: 256, pattern: NO_NUL }))),
-    scope: Type.Optional(KeyScopeSchema),
-    expires_at: Type.Optional(
-      Nullable(
-        Type.Integer({
-          minimum: 0,
-          maximum: 253_402_300_799,
-          description: "Unix seconds; the key is refused from then on",
-        }),
-      ),
-    ),
-    spend_limit_usd: Type.Optional(
-      Nullable(
-        Type.Number({
-          exclusiveMinimum: 0,
-          maximum: 1_000_000_000,
-          description: "Requests that could take the key's spending past this are refused (402)",
-        }),
-      ),
-    ),
-  },
+  { ...keyTermProperties, scope: Type.Optional(KeyScopeSchema) },
   { additionalProperties: false, $id: "ApiKeyCreateRequest" },
 );
+
+export const ApiKeyUpdateRequestSchema = Type.Object(keyTermProperties, {
+  additionalProperties: false,
+  $id: "ApiKeyUpdateRequest",
+  description: "Fields left out stay as they are; null removes the name, expiry or spend limit.",
+});
+
+export type ApiKeyUpdateBody = Static<typeof ApiKeyUpdateRequestSchema>;
 
 export type ApiKeyCreateBody = Static<typeof ApiKeyCreateRequestSchema>;
 
@@ -192,7 +202,9 @@ export const ORGANIZATION_SCHEMAS = [
   OrganizationApiKeyListSchema,
   OrganizationApiKeyDeletedSchema,
   ApiKeyCreateRequestSchema,
+  ApiKeyUpdateRequestSchema,
   OrganizationUsagePageSchema,
   OrganizationLedgerEntrySchema,
   OrganizationLedgerListSchema,
+  OrganizationCostsPageSchema,
 ];

@@ -1,13 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../../app.js";
-import { invalidRequest } from "../../errors.js";
 import type { Services } from "../../services.js";
-import { unixSeconds } from "../../util/clock.js";
 import { principalOf } from "../auth.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
 import {
   ledgerEntryObject,
   listObject,
+  queryEndTime,
   usagePageObject,
   usagePageStart,
 } from "./organization-objects.js";
@@ -38,14 +37,7 @@ export function registerOrganizationUsageRoutes(app: App, services: Services): v
     },
     async (request) => {
       const { query } = request;
-      const endTime = query.end_time ?? unixSeconds(services.clock);
-      if (endTime <= query.start_time) {
-        throw invalidRequest(
-          "end_time must be after start_time.",
-          "invalid_time_range",
-          "end_time",
-        );
-      }
+      const endTime = queryEndTime(query.start_time, query.end_time, services.clock);
       const page = await services.usage.completions(principalOf(request).organizationId, {
         startTime: query.start_time,
         endTime,

@@ -1,10 +1,12 @@
 import type { App } from "../../app.js";
 import type { Services } from "../../services.js";
+import { registerOrganizationCostRoutes } from "./organization-costs.js";
 import { registerOrganizationKeyRoutes } from "./organization-keys.js";
 import { registerOrganizationUsageRoutes } from "./organization-usage.js";
 
-/** The organization API (`/v1/organization/…`): keys, usage and the ledger. */
+/** The organization API (`/v1/organization/…`): keys, usage, costs and the ledger. */
 export function registerOrganizationRoutes(app: App, services: Services): void {
   registerOrganizationKeyRoutes(app, services);
   registerOrganizationUsageRoutes(app, services);
+  registerOrganizationCostRoutes(app, services);
 }

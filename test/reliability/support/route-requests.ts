@@ -69,6 +69,10 @@ export function validBody(route: FuzzRoute, world: FuzzWorld): fc.Arbitrary<Body
       return fc.constantFrom(...world.files.own).map((id) => json(batchCreateBody(id)));
     case "ApiKeyCreateRequest":
       return fc.constantFrom("inference", "admin").map((scope) => json({ name: "fuzz", scope }));
+    case "ApiKeyUpdateRequest":
+      return fc
+        .constantFrom(null, 5)
+        .map((limit) => json({ name: "fuzz", spend_limit_usd: limit }));
     case "multipart":
       return multipartUploads(world.secrets.canary);
     default:

@@ -12,6 +12,7 @@ export interface FuzzRoute {
     | "ResponseCreateRequest"
     | "BatchCreateRequest"
     | "ApiKeyCreateRequest"
+    | "ApiKeyUpdateRequest"
     | "multipart";
   /** Kept out of /openapi.json. */
   hidden?: boolean;
@@ -43,7 +44,9 @@ const API_ROUTES: FuzzRoute[] = [
   { method: "GET", path: "/organization/api_keys" },
   { method: "POST", path: "/organization/api_keys", body: "ApiKeyCreateRequest" },
   { method: "GET", path: "/organization/api_keys/{key_id}" },
+  { method: "POST", path: "/organization/api_keys/{key_id}", body: "ApiKeyUpdateRequest" },
   { method: "GET", path: "/organization/usage/completions" },
+  { method: "GET", path: "/organization/costs" },
   { method: "GET", path: "/organization/ledger" },
   { method: "DELETE", path: "/files/{file_id}" },
   { method: "DELETE", path: "/organization/api_keys/{key_id}" },
