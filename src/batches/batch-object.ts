@@ -1,4 +1,5 @@
 import type { Selectable } from "kysely";
+import { nanosToUsd } from "../billing/money.js";
 import type { BatchesTable, BatchStatus } from "../db/schema.js";
 
 /** Interface 2.15. */
@@ -46,6 +47,8 @@ export interface BatchObject {
   metadata: Record<string, string> | null;
   model: string | null;
   usage: BatchUsage;
+  /** Sibyl's extension: what the batch's lines have been charged so far, in dollars. */
+  cost_usd: number;
 }
 
 export interface BatchList {
@@ -83,7 +86,11 @@ export function isTerminal(status: BatchStatus): boolean {
 }
 
 /** The public object; a running batch reports its lines' live tally, a finished one its own. */
-export function toBatchObject(row: BatchRow, live: LineTally | null): BatchObject {
+export function toBatchObject(
+  row: BatchRow,
+  live: LineTally | null,
+  costNanos: number,
+): BatchObject {
   const tally: LineTally = live ?? {
     completed: row.request_completed,
     failed: row.request_failed,
@@ -121,5 +128,6 @@ export function toBatchObject(row: BatchRow, live: LineTally | null): BatchObjec
       input_tokens_details: { cached_tokens: tally.cachedTokens },
       output_tokens_details: { reasoning_tokens: tally.reasoningTokens },
     },
+    cost_usd: nanosToUsd(costNanos),
   };
 }

@@ -3,6 +3,7 @@ import type { BatchStatus } from "../db/schema.js";
 import { notFound, ServiceError } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { isWellFormedId, newId } from "../util/ids.js";
+import { batchCosts } from "./batch-costs.js";
 import {
   type BatchList,
   type BatchObject,
@@ -83,7 +84,7 @@ export class Batches {
   async retrieve(organizationId: string, id: string): Promise<BatchObject> {
     const row = await findBatch(this.db, organizationId, id);
     if (!row) throw notFound("batch", id, "batch_id");
-    return (await this.present([row]))[0] as BatchObject;
+    return (await this.present(organizationId, [row]))[0] as BatchObject;
   }
 
   /** Newest first; `after` is the id of the last batch of the previous page. */
@@ -96,7 +97,7 @@ export class Batches {
       : undefined;
     if (query.after && beforeSeq === undefined) throw notFound("batch", query.after, "after");
     const rows = await listBatches(this.db, organizationId, beforeSeq, query.limit);
-    const data = await this.present(rows.slice(0, query.limit));
+    const data = await this.present(organizationId, rows.slice(0, query.limit));
     return {
       object: "list",
       data,
@@ -115,7 +116,7 @@ export class Batches {
       const row = await findBatch(this.db, organizationId, id);
       if (!row) throw notFound("batch", id, "batch_id");
       if (row.status === "cancelling" || row.status === "cancelled") {
-        return (await this.present([row]))[0] as BatchObject;
+        return (await this.present(organizationId, [row]))[0] as BatchObject;
       }
       if (!CANCELLABLE.includes(row.status)) {
         throw new ServiceError(
@@ -131,10 +132,17 @@ export class Batches {
     }
   }
 
-  private async present(rows: BatchRow[]): Promise<BatchObject[]> {
+  private async present(organizationId: string, rows: BatchRow[]): Promise<BatchObject[]> {
     const live = rows.filter((row) => !isTerminal(row.status)).map((row) => row.id);
     const tallies = await tallyLines(this.db, live);
-    return rows.map((row) => toBatchObject(row, tallies.get(row.id) ?? null));
+    const costs = await batchCosts(
+      this.db,
+      organizationId,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) =>
+      toBatchObject(row, tallies.get(row.id) ?? null, costs.get(row.id) ?? 0),
+    );
   }
 
   private announce(): void {

@@ -86,6 +86,11 @@ export const BatchObjectSchema = Type.Object(
         output_tokens_details: Type.Object({ reasoning_tokens: Type.Integer({ minimum: 0 }) }),
       }),
     ),
+    cost_usd: Type.Number({
+      minimum: 0,
+      description:
+        "Sibyl extension: what the batch's lines have been charged so far, in US dollars (research included, at the batch price). It grows while the batch runs; lines not run cost nothing.",
+    }),
   },
   { $id: "BatchObject" },
 );
