@@ -92,7 +92,8 @@ export interface RateLimitWindowsTable {
   request_count: number;
 }
 
-export type FilePurpose = "batch" | "batch_output";
+/** `evaluation`: a backtest's summary and report, uploaded by `sibyl eval run`. */
+export type FilePurpose = "batch" | "batch_output" | "evaluation";
 export type FileStatus = "uploaded" | "processed" | "error";
 
 export interface FilesTable {

@@ -6,6 +6,12 @@ import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
 import { BlobNotFoundError, type BlobStore } from "./blob-store.js";
 import {
+  checkEvaluationSize,
+  checkEvaluationSummary,
+  evaluationFileKind,
+  MAX_EVALUATION_BYTES,
+} from "./evaluation-files.js";
+import {
   type FileDeleted,
   type FileList,
   type FileObject,
@@ -23,7 +29,7 @@ import {
 } from "./file-records.js";
 import { sweepOrphanBlobs } from "./orphan-blobs.js";
 import { parseUploadFields } from "./upload-form.js";
-import { UploadInspector } from "./upload-inspector.js";
+import { type JsonLinesVerdict, UploadInspector } from "./upload-inspector.js";
 
 export const MAX_FILE_BYTES = 200 * 1024 * 1024;
 
@@ -72,7 +78,7 @@ export class Files {
     this.orphanGraceMs = options.orphanGraceMs ?? ORPHAN_GRACE_MS;
   }
 
-  /** Stores an upload; a `batch` file must be JSON Lines. */
+  /** Stores an upload; a `batch` file must be JSON Lines, an `evaluation` file a backtest's output. */
   async upload(organizationId: string, parts: AsyncIterable<UploadPart>): Promise<FileObject> {
     const id = newId(FILE_ID_PREFIX);
     const fields = new Map<string, string>();
@@ -91,7 +97,11 @@ export class Files {
             part.name,
           );
         }
-        const inspector = new UploadInspector(this.maxBytes);
+        // When the purpose comes first, an evaluation file is cut off at its own, lower limit.
+        const evaluation = fields.get("purpose") === "evaluation";
+        const inspector = new UploadInspector(
+          evaluation ? Math.min(this.maxBytes, MAX_EVALUATION_BYTES) : this.maxBytes,
+        );
         stored = { filename: part.filename, inspector };
         await this.store.put(id, pipeline(part.stream, inspector, ignoreError));
       }
@@ -103,21 +113,8 @@ export class Files {
         );
       }
       const form = parseUploadFields(fields);
-      const verdict = stored.inspector.verdict();
-      if (!verdict.valid) {
-        throw invalidRequest(
-          `A 'batch' file must be JSON Lines (one JSON object per line), but line ${verdict.line} ${verdict.reason}.`,
-          "invalid_file_format",
-          "file",
-        );
-      }
-      if (verdict.lines === 0) {
-        throw invalidRequest(
-          "A 'batch' file must hold at least one request line; this one is empty.",
-          "invalid_file_format",
-          "file",
-        );
-      }
+      if (form.purpose === "batch") checkJsonLines(stored.inspector.verdict());
+      else await this.checkEvaluation(organizationId, id, stored.filename, stored.inspector.bytes);
       const createdAt = unixSeconds(this.clock);
       const row: FileRow = {
         id,
@@ -137,6 +134,23 @@ export class Files {
       if (stored) await this.store.delete(id).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** An evaluation file of a known kind and size; a summary must be one `sibyl eval` wrote. */
+  private async checkEvaluation(
+    organizationId: string,
+    id: string,
+    filename: string,
+    bytes: number,
+  ): Promise<void> {
+    const kind = evaluationFileKind(filename);
+    checkEvaluationSize(kind, bytes);
+    if (kind !== "summary") return;
+    const now = unixSeconds(this.clock);
+    await checkEvaluationSummary(await this.store.get(id), async (fileId) => {
+      const file = await findFile(this.db, organizationId, fileId, now);
+      return file?.purpose === "evaluation";
+    });
   }
 
   async retrieve(organizationId: string, id: string): Promise<FileObject> {
@@ -254,5 +268,22 @@ export class Files {
     const row = await findFile(this.db, organizationId, id, unixSeconds(this.clock));
     if (!row) throw notFound("file", id, "file_id");
     return row;
+  }
+}
+
+function checkJsonLines(verdict: JsonLinesVerdict): void {
+  if (!verdict.valid) {
+    throw invalidRequest(
+      `A 'batch' file must be JSON Lines (one JSON object per line), but line ${verdict.line} ${verdict.reason}.`,
+      "invalid_file_format",
+      "file",
+    );
+  }
+  if (verdict.lines === 0) {
+    throw invalidRequest(
+      "A 'batch' file must hold at least one request line; this one is empty.",
+      "invalid_file_format",
+      "file",
+    );
   }
 }

@@ -3,8 +3,11 @@ import { invalidRequest } from "../errors.js";
 export const MIN_EXPIRY_SECONDS = 3600;
 export const MAX_EXPIRY_SECONDS = 2_592_000;
 
+/** The purposes a client may upload with; `batch_output` files are written by the service. */
+export type UploadPurpose = "batch" | "evaluation";
+
 export interface UploadFields {
-  purpose: "batch";
+  purpose: UploadPurpose;
   /** Seconds after creation at which the file expires, or null for never. */
   expiresAfterSeconds: number | null;
 }
@@ -21,14 +24,14 @@ export function parseUploadFields(fields: ReadonlyMap<string, string>): UploadFi
   }
   if (purpose === "batch_output") {
     throw invalidRequest(
-      "Purpose 'batch_output' is reserved for result files the service writes; upload with purpose 'batch'.",
+      "Purpose 'batch_output' is reserved for result files the service writes; upload with purpose 'batch' or 'evaluation'.",
       "invalid_purpose",
       "purpose",
     );
   }
-  if (purpose !== "batch") {
+  if (purpose !== "batch" && purpose !== "evaluation") {
     throw invalidRequest(
-      `Invalid purpose '${purpose}': the only purpose accepted for uploads is 'batch'.`,
+      `Invalid purpose '${purpose}': the only purposes accepted for uploads are 'batch' and 'evaluation'.`,
       "invalid_purpose",
       "purpose",
     );

@@ -91,9 +91,15 @@ export async function registerFileRoutes(app: App, services: Services): Promise<
         principalOf(request).organizationId,
         request.params.file_id,
       );
+      // Always a download, never a page: an uploaded report.html must not run as this origin.
       return reply
         .header("content-type", "application/octet-stream")
         .header("content-length", file.bytes)
+        .header(
+          "content-disposition",
+          `attachment; filename*=UTF-8''${encodeRfc5987(file.filename)}`,
+        )
+        .header("x-content-type-options", "nosniff")
         .send(body);
     },
   );
@@ -110,5 +116,13 @@ export async function registerFileRoutes(app: App, services: Services): Promise<
     },
     async (request) =>
       services.files.delete(principalOf(request).organizationId, request.params.file_id),
+  );
+}
+
+/** A filename as an RFC 5987 `filename*` value. */
+function encodeRfc5987(filename: string): string {
+  return encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
   );
 }

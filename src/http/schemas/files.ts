@@ -1,6 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import { Nullable } from "./common.js";
 
+const FilePurposeSchema = Type.Union(
+  [Type.Literal("batch"), Type.Literal("batch_output"), Type.Literal("evaluation")],
+  {
+    description:
+      "`batch`: a batch's input; `batch_output`: results the service writes; `evaluation` (Sibyl): a backtest's `summary.json`, `report.html` or `calibration.svg`, uploaded by `sibyl eval run`",
+  },
+);
+
 export const FileObjectSchema = Type.Object(
   {
     id: Type.String(),
@@ -8,7 +16,7 @@ export const FileObjectSchema = Type.Object(
     bytes: Type.Integer({ minimum: 0 }),
     created_at: Type.Integer(),
     filename: Type.String(),
-    purpose: Type.Union([Type.Literal("batch"), Type.Literal("batch_output")]),
+    purpose: FilePurposeSchema,
     status: Type.Union([
       Type.Literal("uploaded"),
       Type.Literal("processed"),
@@ -38,8 +46,12 @@ export const FileListSchema = Type.Object(
 
 /** Documents the multipart form (interface 2.13); the fields are checked by the files service. */
 export const UploadFormSchema = Type.Object({
-  file: Type.String({ format: "binary", description: "a JSON Lines file, at most 200 MB" }),
-  purpose: Type.String({ description: "`batch`" }),
+  file: Type.String({
+    format: "binary",
+    description:
+      "`batch`: a JSON Lines file, at most 200 MB; `evaluation`: a backtest summary (`.json`), report (`.html`) or plot (`.svg`), at most 20 MB",
+  }),
+  purpose: Type.String({ description: "`batch` or `evaluation`" }),
   "expires_after[anchor]": Type.Optional(Nullable(Type.String({ description: "`created_at`" }))),
   "expires_after[seconds]": Type.Optional(
     Nullable(Type.Integer({ minimum: 3600, maximum: 2_592_000 })),
@@ -47,7 +59,7 @@ export const UploadFormSchema = Type.Object({
 });
 
 export const FileListQuerySchema = Type.Object({
-  purpose: Type.Optional(Type.Union([Type.Literal("batch"), Type.Literal("batch_output")])),
+  purpose: Type.Optional(FilePurposeSchema),
   after: Type.Optional(
     Type.String({ minLength: 1, description: "id of the last file of the previous page" }),
   ),
