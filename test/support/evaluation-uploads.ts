@@ -6,7 +6,7 @@ export function evaluationSummary(reportFiles: Record<string, string | null> = {
     question_set: { format: "sibyl", name: "weekly questions", questions: 12 },
     run: { models: ["sibyl-baseline"], samples: 1 },
     models: {
-      "sibyl-baseline": { n: 10, brier: 0.25, log_score: -0.6931, parse_rate: 1 },
+      "sibyl-baseline": { n: 10, brier: 0.25, log_score: -Math.LN2, parse_rate: 1 },
     },
     baselines: {},
     report_files: reportFiles,
