@@ -23,6 +23,7 @@ export const EVAL_OPTIONS = {
   organization: { type: "string" },
   "knowledge-cutoff": { type: "string", multiple: true },
   "poll-interval": { type: "string" },
+  "no-upload": { type: "boolean" },
 } as const;
 
 const DEFAULT_ORGANIZATION = "Sibyl";
@@ -57,7 +58,7 @@ async function run(values: CliValues, config: Config, io: CliIo): Promise<number
     throw new UsageError("eval run needs an API key: --api-key KEY or the SIBYL_API_KEY variable");
   }
   const outDir = values.out ?? `sibyl-eval-${path.parse(questions).name}`;
-  const { summary } = await runBacktest({
+  const { summary, evaluationFileId } = await runBacktest({
     questionsFile: questions,
     resolutionsFile: values.resolutions ?? null,
     models: [...new Set(models)],
@@ -71,6 +72,7 @@ async function run(values: CliValues, config: Config, io: CliIo): Promise<number
     pollMs: seconds(values["poll-interval"]) ?? 2000,
     organization: values.organization ?? DEFAULT_ORGANIZATION,
     knowledgeCutoffs: cutoffsOf(values["knowledge-cutoff"] ?? []),
+    upload: values["no-upload"] !== true,
     progress: {
       tty: process.stderr.isTTY === true,
       write: (text) => process.stderr.write(text),
@@ -78,7 +80,7 @@ async function run(values: CliValues, config: Config, io: CliIo): Promise<number
     },
     log: (line) => io.stderr(line),
   });
-  return report(summary, io, outDir);
+  return report(summary, io, { outDir, evaluationFileId });
 }
 
 async function reportOf(values: CliValues): Promise<Summary> {
@@ -90,13 +92,20 @@ async function reportOf(values: CliValues): Promise<Summary> {
   });
 }
 
+/** Where a run's outputs went: its folder, and the summary's file on the server if uploaded. */
+interface RunOutputs {
+  outDir: string;
+  evaluationFileId: string | null;
+}
+
 /** One JSON line on stdout; a failed leak check or requests refused for credits exit with 1. */
-function report(summary: Summary, io: CliIo, outDir?: string): number {
-  const out = path.resolve(outDir ?? ".");
+function report(summary: Summary, io: CliIo, outputs?: RunOutputs): number {
   for (const warning of summary.warnings) io.stderr(`eval: warning: ${warning}`);
   io.stdout(
     JSON.stringify({
-      ...(outDir === undefined ? {} : { out }),
+      ...(outputs === undefined
+        ? {}
+        : { out: path.resolve(outputs.outDir), evaluation_file_id: outputs.evaluationFileId }),
       leak_check_ok: summary.leak_check.ok,
       models: Object.fromEntries(
         Object.entries(summary.models).map(([model, scores]) => [

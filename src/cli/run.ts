@@ -36,8 +36,10 @@ Commands:
            [--base-url URL] [--api-key KEY] [--research] [--samples K]
            [--aggregate median|mean|logit_mean|trimmed_mean] [--limit N] [--out DIR]
            [--organization NAME] [--knowledge-cutoff ID=DATE] [--poll-interval SECONDS]
-                                                             backtest through the batch API; resumes
-                                                             in the same --out (key: SIBYL_API_KEY)
+           [--no-upload]                                     backtest through the batch API; resumes
+                                                             in the same --out (key: SIBYL_API_KEY);
+                                                             keeps the report on the server unless
+                                                             --no-upload
   eval report --out DIR [--resolutions FILE] [--aggregate A]  score a finished backtest again
 
 Every command takes --config FILE (default ./sibyl.yaml when present). Environment overrides:

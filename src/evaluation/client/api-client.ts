@@ -64,6 +64,18 @@ export class ApiClient {
     return { id: body.id };
   }
 
+  /** Keeps a backtest's output on the server (Sibyl's purpose `evaluation`). */
+  async uploadEvaluationFile(content: string, filename: string): Promise<{ id: string }> {
+    const body = (await this.json("POST", "/files", () => {
+      const form = new FormData();
+      form.append("purpose", "evaluation");
+      form.append("file", new Blob([content]), filename);
+      return form;
+    })) as { id?: unknown };
+    if (typeof body.id !== "string") throw new BacktestError("file upload answered without an id");
+    return { id: body.id };
+  }
+
   async createBatch(inputFileId: string, metadata: Record<string, string>): Promise<BatchInfo> {
     return (await this.json("POST", "/batches", () =>
       JSON.stringify({

@@ -17,6 +17,7 @@ import { runModelBatch } from "./model-batch.js";
 import { writeOutputs } from "./outputs.js";
 import { Progress, type ProgressSink } from "./progress.js";
 import { fingerprintOf, newState, readState, StateStore, sha256 } from "./state.js";
+import { uploadReport } from "./upload-report.js";
 
 export interface BacktestOptions {
   questionsFile: string;
@@ -31,6 +32,8 @@ export interface BacktestOptions {
   outDir: string;
   pollMs: number;
   organization: string;
+  /** Keep the summary and report on the server as `evaluation` files (see uploadReport). */
+  upload: boolean;
   /** Cutoffs given on the command line; they override what `/v1/models` declares. */
   knowledgeCutoffs: Map<string, string>;
   progress: ProgressSink;
@@ -41,6 +44,8 @@ export interface BacktestOptions {
 export interface BacktestResult {
   summary: Summary;
   resumed: boolean;
+  /** The summary's file on the server; null when not uploaded. */
+  evaluationFileId: string | null;
 }
 
 /**
@@ -154,7 +159,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     expectedRequestLines: set.items.length * options.models.length,
     cutoffWarnings,
   });
-  return { summary, resumed: saved !== null };
+  const evaluationFileId = options.upload
+    ? await uploadReport(client, outDir, summary, options.log)
+    : null;
+  return { summary, resumed: saved !== null, evaluationFileId };
 }
 
 function checkModels(requested: string[], available: string[]): void {
