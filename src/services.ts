@@ -185,6 +185,7 @@ export async function createServices(
         })
       : null,
     close: async () => {
+      await ledger.close();
       await holds.stop();
       await cluster.close();
       await files.close();

@@ -5,7 +5,17 @@ import { claimOnce } from "../db/single-use.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
+import { CreditLeases } from "./credit-leases.js";
 import { holdKeySpend, keyRoom, keySpendLimitReached, moveKeySpend } from "./key-spend.js";
+import { spendableNanos } from "./lease-statements.js";
+import {
+  allocateCharge,
+  type ChargeItem,
+  type EntryDetails,
+  type Reservation,
+  type SettleDetails,
+  type Settlement,
+} from "./ledger-types.js";
 import {
   claimAndChargeCovered,
   type HoldValues,
@@ -13,65 +23,23 @@ import {
 } from "./postgres-ledger-statements.js";
 import { insertUsageRecord, type UsageDetails } from "./usage-records.js";
 
-export interface Reservation {
-  id: string;
-  organizationId: string;
-  amountNanos: number;
-  /** The key whose spend limit carries the hold, when the key has one. */
-  spendKeyId?: string | null;
-}
-
-export interface EntryDetails {
-  reference?: string | null;
-  memo?: string | null;
-}
-
-export interface SettleDetails extends EntryDetails {
-  /**
-   * The reference names work that may be charged once at most (a batch line that a crash can
-   * make run twice): a second settlement under the same organization and reference releases
-   * its hold instead, and the database's unique key decides which one came second.
-   */
-  once?: boolean;
-  /**
-   * The parts of the cost (inference, each research source), each written as its own entry in
-   * this order. Their amounts add up to the cost. Default: one entry with `memo`.
-   */
-  items?: ChargeItem[];
-  /** Recorded with the charge for the usage reports; nothing is recorded without it. */
-  usage?: UsageDetails;
-}
-
-export interface ChargeItem {
-  amountNanos: number;
-  memo: string | null;
-}
-
-/**
- * Shares out a charge that fell short of the cost (the balance ran out): the parts are paid in
- * order, the first in full before the next gets anything.
- */
-export function allocateCharge(amounts: readonly number[], chargedNanos: number): number[] {
-  let left = chargedNanos;
-  return amounts.map((amount) => {
-    const paid = Math.min(amount, left);
-    left -= paid;
-    return paid;
-  });
-}
-
-export interface Settlement {
-  chargedNanos: number;
-  balanceNanos: number;
-}
+export type {
+  ChargeItem,
+  EntryDetails,
+  Reservation,
+  SettleDetails,
+  Settlement,
+} from "./ledger-types.js";
+export { allocateCharge } from "./ledger-types.js";
 
 export interface HeldReservation extends Reservation {
   reference: string | null;
 }
 
 /**
- * Prepaid credits. `organizations.balance_nanos` is what is spendable now: money in the ledger
- * minus open reservations. Every movement of money is an append-only ledger entry written in the
+ * Prepaid credits. `organizations.balance_nanos` is what is spendable now, less open
+ * reservations: the holds of work in progress and processes' leases (see CreditLeases), whose
+ * unspent part still counts as the organization's money. Every movement of money is an append-only ledger entry written in the
  * same transaction as the balance change, and a conditional update keeps the balance ≥ 0 however
  * many requests or processes race.
  *
@@ -80,21 +48,44 @@ export interface HeldReservation extends Reservation {
  * that died are returned by a live one (see HoldKeeper).
  */
 export class Ledger {
+  private readonly leases: CreditLeases;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     /** The process this ledger's holds belong to. */
     readonly owner: string,
-  ) {}
+  ) {
+    this.leases = new CreditLeases(db, clock, owner);
+  }
 
+  /** What the organization may spend: its balance, with what its leases have not spent. */
   async balance(organizationId: string, db: Db = this.db): Promise<number> {
-    const row = await db.query
-      .selectFrom("organizations")
-      .select("balance_nanos")
-      .where("id", "=", organizationId)
-      .executeTakeFirst();
-    if (!row) throw notFound("organization", organizationId);
-    return row.balance_nanos;
+    const spendable = await spendableNanos(db, organizationId);
+    if (spendable === null) throw notFound("organization", organizationId);
+    return spendable;
+  }
+
+  /**
+   * Holds `maxNanos` for one request made on its own (not a batch line, not by a key with a
+   * spend limit): from this process's lease when the balance can fund one, so that the hold and
+   * its settlement write nothing until the charge itself; else from the balance, as `reserve`.
+   */
+  async holdForRequest(
+    organizationId: string,
+    maxNanos: number,
+    reference: string | null,
+  ): Promise<Reservation> {
+    assertAmount(maxNanos);
+    return (
+      (await this.leases.hold(organizationId, maxNanos, reference)) ??
+      (await this.reserve(organizationId, maxNanos, reference))
+    );
+  }
+
+  /** Writes pending charges and gives this process's leases back; run before the database closes. */
+  async close(): Promise<void> {
+    await this.leases.close();
   }
 
   /** Adds money (top-up, refund, positive adjustment) and returns the new balance. */
@@ -164,6 +155,16 @@ export class Ledger {
     assertAmount(actualNanos);
     const reference = details.reference ?? null;
     const items = chargeItems(actualNanos, details);
+    if (reservation.leaseId !== undefined) {
+      if (details.once || db !== this.db) {
+        throw new Error("a leased hold settles on its own, and not as a single-use charge");
+      }
+      return this.leases.settle(reservation, actualNanos, {
+        reference,
+        items,
+        usage: details.usage,
+      });
+    }
     if (settlesInOneStatement(db, reservation, actualNanos, details)) {
       const outcome = await this.claimAndChargeCovered(
         db,
@@ -396,6 +397,10 @@ export class Ledger {
 
   /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
   async release(reservation: Reservation, db: Db = this.db): Promise<void> {
+    if (reservation.leaseId !== undefined) {
+      this.leases.release(reservation);
+      return;
+    }
     await db.transaction((tx) => this.releaseIn(tx, reservation));
   }
 
@@ -421,7 +426,7 @@ export class Ledger {
     return db.transaction(async (tx) => {
       const held = await tx.query
         .selectFrom("reservations")
-        .select(["id", "organization_id", "amount_nanos", "api_key_id"])
+        .select(["id", "organization_id", "amount_nanos", "charged_nanos", "api_key_id"])
         .where("status", "=", "held")
         .where("organization_id", "=", organizationId)
         .where("reference", "in", references)
@@ -438,7 +443,7 @@ export class Ledger {
     return db.transaction(async (tx) => {
       const orphaned = await tx.query
         .selectFrom("reservations")
-        .select(["id", "organization_id", "amount_nanos", "api_key_id"])
+        .select(["id", "organization_id", "amount_nanos", "charged_nanos", "api_key_id"])
         .where("status", "=", "held")
         .where("created_at", "<", aliveSince)
         .where((eb) =>
@@ -462,15 +467,17 @@ export class Ledger {
       id: string;
       organization_id: string;
       amount_nanos: number;
+      charged_nanos: number | null;
       api_key_id: string | null;
     }[],
   ): Promise<number> {
     let released = 0;
     for (const row of rows) {
+      // An open hold has charged nothing; a lease returns what its requests did not spend.
       const reservation = {
         id: row.id,
         organizationId: row.organization_id,
-        amountNanos: row.amount_nanos,
+        amountNanos: row.amount_nanos - (row.charged_nanos ?? 0),
         spendKeyId: row.api_key_id,
       };
       if (await this.releaseIn(tx, reservation)) released += 1;
@@ -478,20 +485,25 @@ export class Ledger {
     return released;
   }
 
-  /** The holds still open, for inspection and tests. */
+  /**
+   * The holds of work still open, for inspection and tests: those in the database, and the
+   * leased holds of this process's requests (a lease itself is not a hold of work).
+   */
   async held(organizationId: string, db: Db = this.db): Promise<HeldReservation[]> {
     const rows = await db.query
       .selectFrom("reservations")
       .select(["id", "organization_id", "amount_nanos", "reference"])
       .where("status", "=", "held")
+      .where("kind", "=", "hold")
       .where("organization_id", "=", organizationId)
       .execute();
-    return rows.map((row) => ({
+    const stored = rows.map((row) => ({
       id: row.id,
       organizationId: row.organization_id,
       amountNanos: row.amount_nanos,
       reference: row.reference,
     }));
+    return [...stored, ...this.leases.openHolds(organizationId)];
   }
 
   async entries(organizationId: string, db: Db = this.db) {
@@ -509,9 +521,11 @@ export class Ledger {
     status: "settled" | "released",
     chargedNanos: number | null = null,
   ): Promise<boolean> {
+    // A released lease keeps what its requests were charged.
+    const charged = status === "settled" ? sql`${chargedNanos}` : sql`charged_nanos`;
     const changed = await tx.changes(sql`
       update reservations
-      set status = ${status}, finished_at = ${unixSeconds(this.clock)}, charged_nanos = ${chargedNanos}
+      set status = ${status}, finished_at = ${unixSeconds(this.clock)}, charged_nanos = ${charged}
       where id = ${reservationId} and status = 'held'`);
     return changed > 0;
   }

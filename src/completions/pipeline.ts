@@ -81,12 +81,22 @@ export class CompletionPipeline implements CompletionService {
   }
 
   private reserve(caller: CompletionCaller, plan: CompletionPlan): Promise<Reservation> {
+    const spendKeyId = caller.apiKey?.spendLimited ? caller.apiKey.id : null;
+    // A batch line's charge is recorded with its result, and a key's limit is kept in the
+    // database: both hold from the balance. Everything else holds from the process's lease.
+    if (caller.billingReference === undefined && spendKeyId === null) {
+      return this.deps.ledger.holdForRequest(
+        caller.organizationId,
+        plan.maxCostNanos,
+        plan.billingReference,
+      );
+    }
     return this.deps.ledger.reserve(
       caller.organizationId,
       plan.maxCostNanos,
       plan.billingReference,
       undefined,
-      caller.apiKey?.spendLimited ? caller.apiKey.id : null,
+      spendKeyId,
     );
   }
 

@@ -8,6 +8,7 @@ import { newsArchive } from "./migrations/0005_news_archive.js";
 import { keyScopes } from "./migrations/0006_key_scopes.js";
 import { dashboardLinks } from "./migrations/0007_dashboard_links.js";
 import { batchKeys } from "./migrations/0008_batch_keys.js";
+import { creditLeases } from "./migrations/0009_credit_leases.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0006_key_scopes": keyScopes(dialect),
     "0007_dashboard_links": dashboardLinks(),
     "0008_batch_keys": batchKeys(),
+    "0009_credit_leases": creditLeases(),
   };
 }
 

@@ -43,6 +43,8 @@ export interface LedgerEntriesTable {
 }
 
 export type ReservationStatus = "held" | "settled" | "released";
+/** The hold of one piece of work, or a process's lease on credits its requests hold from. */
+export type ReservationKind = "hold" | "lease";
 
 export interface ReservationsTable {
   id: string;
@@ -57,6 +59,7 @@ export interface ReservationsTable {
   owner: string | null;
   /** The key whose spend limit carries the hold; null when the key has none. */
   api_key_id: string | null;
+  kind: Generated<ReservationKind>;
 }
 
 /** One settled request: what it used and what it cost, for the usage reports. */

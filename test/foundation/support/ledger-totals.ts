@@ -1,9 +1,9 @@
 import type { Services } from "../../../src/services.js";
 
 export interface LedgerTotals {
-  /** Spendable balance (organizations.balance_nanos). */
+  /** Spendable balance (organizations.balance_nanos, with what open leases have not spent). */
   balance: number;
-  /** Sum of reservations still held. */
+  /** Sum of the holds of work still open (leases are part of the balance). */
   held: number;
   /** Sum of every ledger entry's amount. */
   ledger: number;
@@ -18,6 +18,7 @@ export async function ledgerTotals(services: Services, organizationId: string) {
     .select((eb) => eb.fn.sum<number | string | null>("amount_nanos").as("total"))
     .where("organization_id", "=", organizationId)
     .where("status", "=", "held")
+    .where("kind", "=", "hold")
     .executeTakeFirstOrThrow();
   const ledger = await db
     .selectFrom("ledger_entries")

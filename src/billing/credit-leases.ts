@@ -1,0 +1,437 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import type { Db } from "../db/database.js";
+import { type Clock, unixSeconds } from "../util/clock.js";
+import { newId } from "../util/ids.js";
+import {
+  type ChargeEntry,
+  insertChargeEntries,
+  insertUsageRows,
+  type UsageRow,
+} from "./charge-records.js";
+import {
+  chargeBalance,
+  chargeLease,
+  closeLease,
+  giveBackFromLease,
+  spendableNanos,
+  takeForLease,
+} from "./lease-statements.js";
+import {
+  allocateCharge,
+  type ChargeItem,
+  type Reservation,
+  type Settlement,
+} from "./ledger-types.js";
+import type { UsageDetails } from "./usage-records.js";
+
+/** The first lease of an organization covers this many holds like the one that asked for it. */
+const FIRST_LEASE_HOLDS = 32;
+/** A lease that grows again within this long doubles what it takes, so busy leases grow fast. */
+const GROWTH_WINDOW_MS = 1_000;
+/** A lease without a new hold for this long goes back to the balance. */
+const IDLE_MS = 2_000;
+/** Growths one hold may start while racing holds keep taking what the lease grew by. */
+const MAX_GROWTHS_PER_HOLD = 8;
+
+interface Lease {
+  id: string;
+  organizationId: string;
+  /** Leased money that no hold has taken: what new holds come out of. */
+  freeNanos: number;
+  /** Holds open on the lease and charges of it not yet written; the lease stays while any do. */
+  inUse: number;
+  lastHoldAt: number;
+  grownAt: number;
+  lastGrowthNanos: number;
+}
+
+interface LeasedHold {
+  leaseId: string;
+  organizationId: string;
+  amountNanos: number;
+  reference: string | null;
+}
+
+/** What a leased hold's settlement writes. */
+export interface LeasedCharge {
+  reference: string | null;
+  /** The parts of the cost, adding up to it. */
+  items: ChargeItem[];
+  usage?: UsageDetails;
+}
+
+interface PendingCharge extends LeasedCharge {
+  organizationId: string;
+  leaseId: string;
+  /** Paid out of the lease (the hold, and the lease's free money when the cost outran it). */
+  coveredNanos: number;
+  /** The rest of the cost: charged from the balance as far as it reaches. */
+  shortNanos: number;
+  resolve(settlement: Settlement): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Credit holds without a database write. A process leases part of an organization's balance
+ * (moved to a lease row, so the balance can still never go below zero however many processes
+ * spend) and holds its requests' worst cases from that lease in memory. Settlements are written
+ * in groups, one transaction for every charge settled while the previous group was being
+ * written, and each settlement resolves once its charge is committed: a reply never reports a
+ * cost the database could still lose.
+ *
+ * Leases grow while requests keep coming, take at most a quarter of the balance at a time, and
+ * go back to the balance when idle, when the process closes, or when the balance cannot fund
+ * another one (then the caller holds from the balance directly, so one process never refuses a
+ * request its own lease could have paid). A dead process's leases are returned by a live one,
+ * less what they were charged (see Ledger.releaseOrphaned).
+ */
+export class CreditLeases {
+  private readonly leases = new Map<string, Lease>();
+  private readonly growing = new Map<string, Promise<boolean>>();
+  private readonly holds = new Map<string, LeasedHold>();
+  /** Leases taken out of the map that still have to be closed in the database. */
+  private readonly closing = new Map<string, Lease>();
+  private pending: PendingCharge[] = [];
+  private writing: Promise<void> | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly owner: string,
+  ) {}
+
+  /**
+   * Holds `maxNanos` from this process's lease on the organization's credits, taking or growing
+   * the lease as needed; null when the balance cannot fund a lease (the lease's free money is
+   * then back in the balance, for the caller to hold from there).
+   */
+  async hold(
+    organizationId: string,
+    maxNanos: number,
+    reference: string | null,
+  ): Promise<Reservation | null> {
+    let growths = 0;
+    for (;;) {
+      const lease = this.leases.get(organizationId);
+      const freeNanos = lease?.freeNanos ?? 0;
+      if (lease && freeNanos >= maxNanos) return this.holdFrom(lease, maxNanos, reference);
+      // Waiting for another hold's growth of the lease is progress: that one moves money.
+      const growing = this.growing.get(organizationId);
+      if (growing) {
+        await growing;
+        continue;
+      }
+      // Growing by the shortfall alone fails only when the lease and the balance together
+      // cannot cover the hold.
+      if (growths === MAX_GROWTHS_PER_HOLD) break;
+      growths += 1;
+      if (!(await this.grow(organizationId, maxNanos - freeNanos, maxNanos))) break;
+    }
+    await this.giveBackFree(organizationId);
+    return null;
+  }
+
+  /** The leased holds of an organization's requests still open in this process. */
+  openHolds(organizationId: string): (Reservation & { reference: string | null })[] {
+    const open = [];
+    for (const [id, hold] of this.holds) {
+      if (hold.organizationId !== organizationId) continue;
+      open.push({ id, organizationId, amountNanos: hold.amountNanos, reference: hold.reference });
+    }
+    return open;
+  }
+
+  /**
+   * Charges a leased hold's real cost once its charge entries and usage record are committed.
+   * Settling a hold twice, or after its release, charges nothing.
+   */
+  async settle(
+    reservation: Reservation,
+    actualNanos: number,
+    charge: LeasedCharge,
+  ): Promise<Settlement> {
+    const hold = this.holds.get(reservation.id);
+    if (!hold) {
+      const balanceNanos = (await spendableNanos(this.db, reservation.organizationId)) ?? 0;
+      return { chargedNanos: 0, balanceNanos };
+    }
+    this.holds.delete(reservation.id);
+    const lease = this.current(hold);
+    let coveredNanos = Math.min(actualNanos, hold.amountNanos);
+    let shortNanos = actualNanos - coveredNanos;
+    if (lease) {
+      lease.freeNanos += hold.amountNanos - coveredNanos;
+      const fromLease = Math.min(shortNanos, lease.freeNanos);
+      lease.freeNanos -= fromLease;
+      coveredNanos += fromLease;
+      shortNanos -= fromLease;
+    }
+    return new Promise<Settlement>((resolve, reject) => {
+      this.pending.push({
+        ...charge,
+        organizationId: hold.organizationId,
+        leaseId: hold.leaseId,
+        coveredNanos,
+        shortNanos,
+        resolve,
+        reject,
+      });
+      this.writing ??= this.writeAll();
+    });
+  }
+
+  /** Returns a leased hold to its lease (the work failed or never started). */
+  release(reservation: Reservation): void {
+    const hold = this.holds.get(reservation.id);
+    if (!hold) return;
+    this.holds.delete(reservation.id);
+    const lease = this.current(hold);
+    if (!lease) return;
+    lease.freeNanos += hold.amountNanos;
+    lease.inUse -= 1;
+  }
+
+  /** Resolves once every charge settled so far is written (or failed). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  /** Writes what is pending and gives every lease back; run before the database closes. */
+  async close(): Promise<void> {
+    if (this.idleTimer) clearInterval(this.idleTimer);
+    this.idleTimer = null;
+    await this.flush();
+    for (const lease of this.leases.values()) this.closing.set(lease.id, lease);
+    this.leases.clear();
+    await this.closeLeases();
+  }
+
+  private holdFrom(lease: Lease, maxNanos: number, reference: string | null): Reservation {
+    lease.freeNanos -= maxNanos;
+    lease.inUse += 1;
+    lease.lastHoldAt = this.clock.now();
+    const id = newId("lh_");
+    this.holds.set(id, {
+      leaseId: lease.id,
+      organizationId: lease.organizationId,
+      amountNanos: maxNanos,
+      reference,
+    });
+    return { id, organizationId: lease.organizationId, amountNanos: maxNanos, leaseId: lease.id };
+  }
+
+  /** The hold's lease while it is still this process's lease for the organization. */
+  private current(hold: LeasedHold): Lease | null {
+    const lease = this.leases.get(hold.organizationId);
+    return lease?.id === hold.leaseId ? lease : null;
+  }
+
+  private grow(organizationId: string, shortNanos: number, maxNanos: number): Promise<boolean> {
+    const growth = this.takeMore(organizationId, shortNanos, maxNanos).finally(() =>
+      this.growing.delete(organizationId),
+    );
+    this.growing.set(organizationId, growth);
+    return growth;
+  }
+
+  /** Grows the lease by at least `shortNanos`, sized from holds of `maxNanos`. */
+  private async takeMore(
+    organizationId: string,
+    shortNanos: number,
+    maxNanos: number,
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    const lease = this.leases.get(organizationId);
+    const wantNanos =
+      lease && now - lease.grownAt < GROWTH_WINDOW_MS
+        ? lease.lastGrowthNanos * 2
+        : maxNanos * FIRST_LEASE_HOLDS;
+    const grant = await this.db.transaction((tx) =>
+      takeForLease(tx, {
+        leaseId: newId("lse_"),
+        organizationId,
+        openLeaseId: lease?.id ?? null,
+        minNanos: shortNanos,
+        wantNanos,
+        owner: this.owner,
+        now: unixSeconds(this.clock),
+      }),
+    );
+    if (!grant) return false;
+    let current = this.leases.get(organizationId);
+    if (current?.id !== grant.leaseId) {
+      // A new lease: none was open, or the open one was returned for this process (it looked
+      // dead while the database was away) and its free money went back to the balance.
+      current = {
+        id: grant.leaseId,
+        organizationId,
+        freeNanos: 0,
+        inUse: 0,
+        lastHoldAt: now,
+        grownAt: now,
+        lastGrowthNanos: 0,
+      };
+      this.leases.set(organizationId, current);
+      this.idleTimer ??= setInterval(() => void this.returnIdle(), IDLE_MS / 2).unref();
+    }
+    current.freeNanos += grant.takenNanos;
+    current.grownAt = now;
+    current.lastGrowthNanos = grant.takenNanos;
+    return true;
+  }
+
+  private async giveBackFree(organizationId: string): Promise<void> {
+    const lease = this.leases.get(organizationId);
+    if (!lease || lease.freeNanos === 0) return;
+    const nanos = lease.freeNanos;
+    lease.freeNanos = 0;
+    try {
+      const open = await this.db.transaction((tx) =>
+        giveBackFromLease(tx, lease.id, organizationId, nanos),
+      );
+      if (!open && this.leases.get(organizationId) === lease) this.leases.delete(organizationId);
+    } catch (error) {
+      lease.freeNanos += nanos;
+      throw error;
+    }
+  }
+
+  /** Writes pending charges in groups until none are left. */
+  private async writeAll(): Promise<void> {
+    // Charges settled in this round of I/O join the first group.
+    await nextTurn();
+    while (this.pending.length > 0) {
+      const group = this.pending;
+      this.pending = [];
+      await this.writeGroup(group);
+    }
+    this.writing = null;
+  }
+
+  private async writeGroup(group: PendingCharge[]): Promise<void> {
+    let settlements: Settlement[];
+    try {
+      settlements = await this.db.transaction((tx) =>
+        writeCharges(tx, group, unixSeconds(this.clock)),
+      );
+    } catch (error) {
+      for (const charge of group) {
+        // Not charged: the request fails, and its hold goes back to the lease whole.
+        const lease = this.leases.get(charge.organizationId);
+        if (lease?.id === charge.leaseId) {
+          lease.freeNanos += charge.coveredNanos;
+          lease.inUse -= 1;
+        }
+        charge.reject(error);
+      }
+      return;
+    }
+    group.forEach((charge, index) => {
+      const lease = this.leases.get(charge.organizationId);
+      if (lease?.id === charge.leaseId) lease.inUse -= 1;
+      charge.resolve(settlements[index] as Settlement);
+    });
+  }
+
+  /** Gives back leases that no request has used for a while. */
+  private async returnIdle(): Promise<void> {
+    const now = this.clock.now();
+    for (const [organizationId, lease] of this.leases) {
+      if (lease.inUse > 0 || now - lease.lastHoldAt < IDLE_MS) continue;
+      if (this.growing.has(organizationId)) continue;
+      this.leases.delete(organizationId);
+      this.closing.set(lease.id, lease);
+    }
+    await this.closeLeases().catch(() => {
+      // The database is away: the leases stay listed and are closed on a later round.
+    });
+  }
+
+  private async closeLeases(): Promise<void> {
+    const now = unixSeconds(this.clock);
+    for (const [id, lease] of this.closing) {
+      await this.db.transaction((tx) => closeLease(tx, id, lease.organizationId, now));
+      this.closing.delete(id);
+    }
+  }
+}
+
+/**
+ * One group of settlements in one transaction: per organization, the leases are charged what
+ * they covered (a lease closed meanwhile leaves its part to the balance), then the entries and
+ * usage records are written with the balance as it stands after each charge.
+ */
+async function writeCharges(tx: Db, group: PendingCharge[], now: number): Promise<Settlement[]> {
+  const settlements = new Map<PendingCharge, Settlement>();
+  const entries: ChargeEntry[] = [];
+  const usages: UsageRow[] = [];
+  for (const [organizationId, charges] of byOrganization(group)) {
+    const uncovered = new Set<string>();
+    for (const [leaseId, nanos] of coveredByLease(charges)) {
+      if (!(await chargeLease(tx, leaseId, nanos))) uncovered.add(leaseId);
+    }
+    const owed = charges.map((charge) =>
+      uncovered.has(charge.leaseId)
+        ? { paid: 0, short: charge.coveredNanos + charge.shortNanos }
+        : { paid: charge.coveredNanos, short: charge.shortNanos },
+    );
+    const shortTotal = owed.reduce((sum, part) => sum + part.short, 0);
+    let fromBalance = shortTotal > 0 ? await chargeBalance(tx, organizationId, shortTotal) : 0;
+    const charged = owed.map((part) => {
+      const taken = Math.min(part.short, fromBalance);
+      fromBalance -= taken;
+      return part.paid + taken;
+    });
+    // The balance after the last charge; each earlier one adds back the charges after it.
+    let after = (await spendableNanos(tx, organizationId)) ?? 0;
+    for (let index = charges.length - 1; index >= 0; index--) {
+      const charge = charges[index] as PendingCharge;
+      const chargedNanos = charged[index] as number;
+      settlements.set(charge, { chargedNanos, balanceNanos: after });
+      const paid = allocateCharge(
+        charge.items.map((item) => item.amountNanos),
+        chargedNanos,
+      );
+      let itemAfter = after;
+      for (let item = charge.items.length - 1; item >= 0; item--) {
+        const amountNanos = paid[item] ?? 0;
+        if (amountNanos === 0) continue;
+        entries.push({
+          organizationId,
+          amountNanos,
+          balanceAfterNanos: itemAfter,
+          reference: charge.reference,
+          memo: (charge.items[item] as ChargeItem).memo,
+        });
+        itemAfter += amountNanos;
+      }
+      if (charge.usage)
+        usages.push({ organizationId, usage: charge.usage, costNanos: chargedNanos });
+      after = itemAfter;
+    }
+  }
+  // Built back to front; written in the order the charges were made.
+  await insertChargeEntries(tx, entries.reverse(), now);
+  await insertUsageRows(tx, usages.reverse(), now);
+  return group.map((charge) => settlements.get(charge) as Settlement);
+}
+
+function byOrganization(group: PendingCharge[]): Map<string, PendingCharge[]> {
+  const grouped = new Map<string, PendingCharge[]>();
+  for (const charge of group) {
+    const list = grouped.get(charge.organizationId);
+    if (list) list.push(charge);
+    else grouped.set(charge.organizationId, [charge]);
+  }
+  return grouped;
+}
+
+function coveredByLease(charges: PendingCharge[]): Map<string, number> {
+  const covered = new Map<string, number>();
+  for (const charge of charges) {
+    if (charge.coveredNanos === 0) continue;
+    covered.set(charge.leaseId, (covered.get(charge.leaseId) ?? 0) + charge.coveredNanos);
+  }
+  return covered;
+}
