@@ -23,7 +23,7 @@ export class RateLimiter {
   async hit(organizationId: string): Promise<RateLimitState> {
     const now = unixSeconds(this.clock);
     const windowStart = now - (now % RATE_LIMIT_WINDOW_SECONDS);
-    const count = await this.counter.increment(organizationId, windowStart);
+    const count = await this.counter.increment(organizationId, windowStart, this.perMinute);
     const state: RateLimitState = {
       limit: this.perMinute,
       remaining: Math.max(0, this.perMinute - count),
