@@ -144,7 +144,7 @@ export async function createServices(
     clock,
   );
   const organizations = new Organizations(database.db, clock);
-  const apiKeys = new ApiKeys(database.db, clock);
+  const apiKeys = new ApiKeys(database.db, clock, cluster);
   const accounts = new Accounts(database.db, organizations, apiKeys, ledger);
   const batches = new Batches(database.db, clock);
   batches.listen(() => cluster.announceBatchWork());

@@ -1,9 +1,11 @@
 import { sql } from "kysely";
+import type { Cluster } from "../cluster/cluster.js";
 import type { Db } from "../db/database.js";
 import type { KeyScope } from "../db/schema.js";
 import { notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
+import { KeyCache } from "./key-cache.js";
 import { generateKey, hashKey, looksLikeKey, sameDigest } from "./key-material.js";
 
 export interface IssuedKey {
@@ -66,11 +68,21 @@ const LAST_USE_RESOLUTION_SECONDS = 60;
 export class ApiKeys {
   /** Keys whose last use is being written now, so a burst of requests writes it once. */
   private readonly noting = new Set<string>();
+  private readonly cache = new KeyCache<KeyRow>();
 
+  /** With a cluster that announces key changes, keys once read are cached (see KeyCache). */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+    cluster?: Cluster,
+  ) {
+    cluster?.watchKeyChanges(this.cache);
+  }
+
+  /** A key was changed in this process: forget cached keys now, before the announcement. */
+  keysChanged(): void {
+    this.cache.changed();
+  }
 
   /** Issues a key; `db` may be a caller's transaction, which the new key then joins. */
   async issue(organizationId: string, db: Db = this.db, terms: KeyTerms = {}): Promise<IssuedKey> {
@@ -112,6 +124,7 @@ export class ApiKeys {
       .where("id", "=", keyId)
       .where("revoked_at", "is", null)
       .execute();
+    this.keysChanged();
     const row = await this.db.query
       .selectFrom("api_keys")
       .select(["id", "organization_id", "prefix", "created_at", "revoked_at"])
@@ -132,12 +145,8 @@ export class ApiKeys {
   async check(presented: string): Promise<KeyCheck> {
     if (!looksLikeKey(presented)) return { refused: "unknown" };
     const digest = hashKey(presented);
-    // Runs on every request: a hand-written statement skips the query builder's CPU cost.
-    const [row] = await this.db.rows<KeyRow>(sql`
-      select id, organization_id, key_hash, revoked_at, expires_at, scope, spend_limit_nanos,
-        last_used_at
-      from api_keys where key_hash = ${digest}`);
-    if (!row || !sameDigest(row.key_hash, digest)) return { refused: "unknown" };
+    const row = this.cache.get(digest, this.clock.now()) ?? (await this.read(digest));
+    if (!row) return { refused: "unknown" };
     if (row.revoked_at !== null) return { refused: "revoked" };
     const now = unixSeconds(this.clock);
     if (row.expires_at !== null && row.expires_at <= now) return { refused: "expired" };
@@ -152,6 +161,18 @@ export class ApiKeys {
     };
   }
 
+  private async read(digest: string): Promise<KeyRow | null> {
+    // Runs on every request the cache cannot answer: a hand-written statement skips the query
+    // builder's CPU cost.
+    const [row] = await this.db.rows<KeyRow>(sql`
+      select id, organization_id, key_hash, revoked_at, expires_at, scope, spend_limit_nanos,
+        last_used_at
+      from api_keys where key_hash = ${digest}`);
+    if (!row || !sameDigest(row.key_hash, digest)) return null;
+    this.cache.set(digest, row, this.clock.now());
+    return row;
+  }
+
   /** Writes the key's last use when the stored one is a minute old or more. */
   private async noteUse(row: KeyRow, now: number): Promise<void> {
     const recent =
@@ -163,6 +184,8 @@ export class ApiKeys {
         update api_keys set last_used_at = ${now}
         where id = ${row.id}
           and (last_used_at is null or last_used_at <= ${now - LAST_USE_RESOLUTION_SECONDS})`);
+      // A cached row must not ask for the write again.
+      row.last_used_at = now;
     } finally {
       this.noting.delete(row.id);
     }

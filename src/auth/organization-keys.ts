@@ -178,6 +178,7 @@ export class OrganizationKeys {
       if (Object.keys(values).length === 0) return;
       await tx.query.updateTable("api_keys").set(values).where("id", "=", keyId).execute();
     });
+    this.apiKeys.keysChanged();
     return this.get(organizationId, keyId);
   }
 
@@ -191,6 +192,7 @@ export class OrganizationKeys {
       .where("id", "=", keyId)
       .where("revoked_at", "is", null)
       .execute();
+    this.apiKeys.keysChanged();
     return this.get(organizationId, keyId);
   }
 }

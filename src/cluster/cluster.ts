@@ -15,7 +15,17 @@ export interface Cluster {
    * ends. Short sweeps that any process may run use `sweepExclusively` instead.
    */
   leads(duty: ClusterDuty): Promise<boolean>;
+  /**
+   * Tells `watcher` about every change to a key made by any process, and whether such changes
+   * can be heard at all right now (never, for a process on its own).
+   */
+  watchKeyChanges(watcher: KeyChangeWatcher): void;
   close(): Promise<void>;
+}
+
+export interface KeyChangeWatcher {
+  changed(): void;
+  listening(hearing: boolean): void;
 }
 
 export type ClusterDuty = "files" | "batch-leases";
@@ -36,6 +46,9 @@ export class LocalCluster implements Cluster {
   async leads(): Promise<boolean> {
     return true;
   }
+
+  /** On its own, a process has no announcements of key changes to hear. */
+  watchKeyChanges(): void {}
 
   async close(): Promise<void> {}
 }

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import pg from "pg";
 import type { Db } from "../db/database.js";
-import type { Cluster, ClusterDuty } from "./cluster.js";
+import { KEY_CHANGES_CHANNEL } from "../db/migrations/0010_key_change_notices.js";
+import type { Cluster, ClusterDuty, KeyChangeWatcher } from "./cluster.js";
 
 export interface ClusterLog {
   error(details: object, message: string): void;
@@ -37,6 +38,7 @@ export class PostgresCluster implements Cluster {
   private readonly led = new Set<ClusterDuty>();
   private readonly lastTry = new Map<ClusterDuty, number>();
   private readonly listeners = new Set<() => void>();
+  private readonly keyWatchers = new Set<KeyChangeWatcher>();
   private reconnectDelay: number;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private connecting: Promise<void> | null = null;
@@ -65,6 +67,11 @@ export class PostgresCluster implements Cluster {
   onBatchWork(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  watchKeyChanges(watcher: KeyChangeWatcher): void {
+    this.keyWatchers.add(watcher);
+    watcher.listening(this.client !== null);
   }
 
   async leads(duty: ClusterDuty): Promise<boolean> {
@@ -96,6 +103,7 @@ export class PostgresCluster implements Cluster {
     const client = this.client;
     this.client = null;
     this.led.clear();
+    this.tellKeyWatchers(false);
     // Ending the session frees its locks at once, so another process takes over without delay.
     await client?.end().catch(() => undefined);
   }
@@ -114,10 +122,14 @@ export class PostgresCluster implements Cluster {
     client.on("end", () => this.lost(client, null));
     client.on("notification", (message) => {
       if (message.channel === CHANNEL) this.announceLocally();
+      if (message.channel === KEY_CHANGES_CHANNEL) {
+        for (const watcher of this.keyWatchers) watcher.changed();
+      }
     });
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
+      await client.query(`LISTEN ${KEY_CHANGES_CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       this.options.log.error({ err: error }, "cluster connection failed; retrying");
@@ -130,6 +142,7 @@ export class PostgresCluster implements Cluster {
     }
     this.client = client;
     this.reconnectDelay = this.options.reconnectMs ?? 500;
+    this.tellKeyWatchers(true);
     // Announcements made while this process was not listening were missed: look now.
     this.announceLocally();
   }
@@ -139,6 +152,7 @@ export class PostgresCluster implements Cluster {
     this.client = null;
     this.led.clear();
     this.lastTry.clear();
+    this.tellKeyWatchers(false);
     if (this.closed) return;
     this.options.log.error({ err: error }, "cluster connection lost; reconnecting");
     this.scheduleReconnect();
@@ -153,6 +167,10 @@ export class PostgresCluster implements Cluster {
       void this.start();
     }, delay);
     this.reconnectTimer.unref();
+  }
+
+  private tellKeyWatchers(hearing: boolean): void {
+    for (const watcher of this.keyWatchers) watcher.listening(hearing);
   }
 
   private announceLocally(): void {

@@ -9,6 +9,7 @@ import { keyScopes } from "./migrations/0006_key_scopes.js";
 import { dashboardLinks } from "./migrations/0007_dashboard_links.js";
 import { batchKeys } from "./migrations/0008_batch_keys.js";
 import { creditLeases } from "./migrations/0009_credit_leases.js";
+import { keyChangeNotices } from "./migrations/0010_key_change_notices.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0007_dashboard_links": dashboardLinks(),
     "0008_batch_keys": batchKeys(),
     "0009_credit_leases": creditLeases(),
+    "0010_key_change_notices": keyChangeNotices(dialect),
   };
 }
 
