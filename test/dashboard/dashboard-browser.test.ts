@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SignInLinks } from "../../src/auth/sign-in-links.js";
+import { fixture, readSummary, sibyl } from "../evaluation/support/backtest-cli.js";
 import { launchChromium, openWatchedPage, type WatchedPage } from "./support/browser.js";
 import { buildDashboard } from "./support/build-dashboard.js";
 import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
@@ -227,6 +228,14 @@ describe("the dashboard in headless Chromium", () => {
     const row = page.getByRole("row", { name: new RegExp(batch.id) });
     await row.getByText("completed").waitFor({ timeout: 20_000 });
     await row.getByText("1 of 1 done").waitFor();
+    // The line's charge, as the API reports it.
+    const costed = (await (await api(org.apiKey, `/v1/batches/${batch.id}`)).json()) as {
+      cost_usd: number;
+    };
+    expect(costed.cost_usd).toBeGreaterThan(0);
+    await expect(page.getByTestId(`cost-${batch.id}`).textContent()).resolves.toBe(
+      dollars(costed.cost_usd),
+    );
 
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: `Download the output of batch ${batch.id}` }).click();
@@ -238,6 +247,134 @@ describe("the dashboard in headless Chromium", () => {
 
     await nav(page, "Files").click();
     await page.getByRole("row", { name: /input\.jsonl/ }).waitFor();
+  });
+
+  it("edits a key's spend limit, and removes it", async () => {
+    const org = await server.createOrg("1");
+    const created = (await (
+      await api(org.apiKey, "/v1/organization/api_keys", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "bot", spend_limit_usd: 2 }),
+      })
+    ).json()) as { id: string };
+    const limitOf = async () =>
+      (
+        (await (await api(org.apiKey, `/v1/organization/api_keys/${created.id}`)).json()) as {
+          spend_limit_usd: number | null;
+        }
+      ).spend_limit_usd;
+
+    const page = await open();
+    await signIn(page, org.apiKey);
+    await nav(page, "API keys").click();
+    const row = page.getByRole("row", { name: /bot/ });
+    await row.getByText("$2.00").waitFor();
+    await page.getByRole("button", { name: "Edit the spend limit of key bot" }).click();
+    const field = page.getByLabel("New limit in USD for key bot");
+    expect(await inPage(page, "document.activeElement?.id")).toBe(await field.getAttribute("id"));
+    await field.fill("7.5");
+    await page.keyboard.press("Enter");
+    await page.getByText("Key bot may now spend up to $7.50 in all.").waitFor();
+    await row.getByText("$7.50").waitFor();
+    expect(await limitOf()).toBe(7.5);
+
+    await page.getByRole("button", { name: "Edit the spend limit of key bot" }).click();
+    await page.getByRole("button", { name: "Remove limit" }).click();
+    await page.getByText("Key bot has no spend limit now.").waitFor();
+    await row.getByText("none").waitFor();
+    expect(await limitOf()).toBeNull();
+  });
+
+  it("pages through the ledger's charges and top-ups, and filters them by kind", async () => {
+    const org = await server.createOrg("3");
+    for (let i = 0; i < 26; i++) {
+      await api(org.apiKey, "/v1/chat/completions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: `Q${i}?` }] }),
+      });
+    }
+    const page = await open();
+    await signIn(page, org.apiKey);
+    await nav(page, "Ledger").click();
+    const table = page.getByRole("table");
+    await table.getByText("charge").first().waitFor();
+    expect(await table.getByRole("row").count()).toBe(26);
+    expect(await table.getByText("top-up").count()).toBe(0);
+    await expect(page.getByRole("button", { name: "Newer entries" }).isDisabled()).resolves.toBe(
+      true,
+    );
+
+    await page.getByRole("button", { name: "Older entries" }).click();
+    await page.getByText("Page 2").waitFor();
+    const topUp = page.getByRole("row", { name: /top-up/ });
+    await topUp.waitFor();
+    await topUp.getByText("+$3.00").waitFor();
+    await page.getByRole("button", { name: "Newer entries" }).click();
+    await page.getByText("Page 1").waitFor();
+
+    await page.getByLabel("Show").selectOption("topup");
+    await page.getByRole("row", { name: /top-up/ }).waitFor();
+    expect(await page.getByRole("table").getByRole("row").count()).toBe(2);
+  });
+
+  it("lists a backtest that sibyl eval run kept on the server, with its scores and report", async () => {
+    const org = await server.createOrg("2");
+    const out = path.join(shots, "backtest");
+    const run = await sibyl(
+      [
+        "eval",
+        "run",
+        "--questions",
+        fixture("questions.jsonl"),
+        "--model",
+        MODEL,
+        "--base-url",
+        server.url,
+        "--out",
+        out,
+        "--poll-interval",
+        "0.05",
+      ],
+      org.apiKey,
+      out,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).evaluation_file_id).toMatch(/^file-/);
+    const summary = readSummary(out);
+    const scores = summary.models[MODEL];
+
+    const page = await open();
+    await signIn(page, org.apiKey);
+    await nav(page, "Evaluations").click();
+    const row = page.getByRole("row", { name: new RegExp(summary.question_set.name) });
+    await row.waitFor();
+    const cells = await row.locator("td").allTextContents();
+    expect(cells[0]).toBe(MODEL);
+    expect(cells.slice(2, 6)).toEqual([
+      String(summary.question_set.questions),
+      scores?.brier?.toFixed(4),
+      scores?.log_score?.toFixed(4),
+      `${((scores?.parse_rate ?? 0) * 100).toFixed(1)}%`,
+    ]);
+
+    await row.getByRole("button", { name: /Open the report/ }).click();
+    await page.getByRole("heading", { name: `Report: ${summary.question_set.name}` }).waitFor();
+    const plot = page.getByRole("img", { name: /Calibration plot/ });
+    await plot.waitFor();
+    await expect
+      .poll(() =>
+        plot.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBeGreaterThan(0);
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download report.html" }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe("report.html");
+    expect(readFileSync(await saved.path(), "utf8")).toBe(
+      readFileSync(path.join(out, "report.html"), "utf8"),
+    );
   });
 
   it("signs in from a one-time link, which then works no more", async () => {
@@ -330,9 +467,17 @@ describe("the dashboard in headless Chromium", () => {
         await signIn(page, org.apiKey);
         await page.locator(".chart-box svg").waitFor();
         expect(await page.locator(".chart-bar path, .chart-bar rect").count()).toBeGreaterThan(0);
-        for (const route of ["overview", "keys", "usage", "batches", "playground"]) {
+        for (const route of [
+          "overview",
+          "keys",
+          "usage",
+          "ledger",
+          "batches",
+          "reports",
+          "playground",
+        ]) {
           if (route !== "overview") {
-            await nav(page, route === "keys" ? "API keys" : capitalized(route)).click();
+            await nav(page, NAV_LABELS[route] ?? capitalized(route)).click();
             await page.waitForLoadState("networkidle");
           }
           // Nothing is wider than the screen: tables scroll inside their own box.
@@ -352,3 +497,15 @@ describe("the dashboard in headless Chromium", () => {
 });
 
 const capitalized = (text: string) => `${text[0]?.toUpperCase()}${text.slice(1)}`;
+
+const NAV_LABELS: Record<string, string> = { keys: "API keys", reports: "Evaluations" };
+
+const dollarFormat = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 6,
+});
+
+/** Dollars as the dashboard shows them. */
+const dollars = (usd: number) => dollarFormat.format(usd);

@@ -6,6 +6,7 @@ import { SignIn } from "./components/sign-in";
 import { Batches } from "./pages/batches";
 import { Files } from "./pages/files";
 import { Keys } from "./pages/keys";
+import { Ledger } from "./pages/ledger";
 import { Overview } from "./pages/overview";
 import { Playground } from "./pages/playground";
 import { Reports } from "./pages/reports";
@@ -21,12 +22,14 @@ function Page({ route, api }: { route: Route; api: Api }) {
       return <Keys api={api} />;
     case "usage":
       return <Usage api={api} />;
+    case "ledger":
+      return <Ledger api={api} />;
     case "batches":
       return <Batches api={api} />;
     case "files":
       return <Files api={api} />;
     case "reports":
-      return <Reports />;
+      return <Reports api={api} />;
     case "playground":
       return <Playground api={api} />;
   }

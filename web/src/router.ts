@@ -3,12 +3,21 @@ import { type MouseEvent, useEffect, useState } from "react";
 /** Every page lives under this path; the server answers each with the same index.html. */
 export const BASE = "/dashboard";
 
-export type Route = "overview" | "keys" | "usage" | "batches" | "files" | "reports" | "playground";
+export type Route =
+  | "overview"
+  | "keys"
+  | "usage"
+  | "ledger"
+  | "batches"
+  | "files"
+  | "reports"
+  | "playground";
 
 export const ROUTES: { route: Route; label: string }[] = [
   { route: "overview", label: "Overview" },
   { route: "keys", label: "API keys" },
   { route: "usage", label: "Usage" },
+  { route: "ledger", label: "Ledger" },
   { route: "batches", label: "Batches" },
   { route: "files", label: "Files" },
   { route: "reports", label: "Evaluations" },

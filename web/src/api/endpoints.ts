@@ -5,7 +5,11 @@ import type {
   Batch,
   ChatCompletion,
   CreatedApiKey,
+  EvaluationSummary,
   FileObject,
+  KeyChanges,
+  LedgerEntry,
+  LedgerKind,
   List,
   Model,
   NewKeyRequest,
@@ -16,6 +20,7 @@ import type {
 /** The organization API's paths (src/http/routes/organization*.ts). */
 const KEYS = "/v1/organization/api_keys";
 const USAGE = "/v1/organization/usage/completions";
+const LEDGER = "/v1/organization/ledger";
 
 /** The longest range the usage pages are read over, in days. */
 const MAX_USAGE_DAYS = 366;
@@ -36,6 +41,9 @@ export async function allKeys(api: Api): Promise<ApiKey[]> {
 
 export const createKey = (api: Api, request: NewKeyRequest) =>
   api.post<CreatedApiKey>(KEYS, request);
+
+export const updateKey = (api: Api, id: string, changes: KeyChanges) =>
+  api.post<ApiKey>(`${KEYS}/${encodeURIComponent(id)}`, changes);
 
 export const revokeKey = (api: Api, id: string) =>
   api.delete<{ id: string }>(`${KEYS}/${encodeURIComponent(id)}`);
@@ -77,6 +85,38 @@ export const deleteFile = (api: Api, id: string) =>
   api.delete<{ id: string }>(`/v1/files/${encodeURIComponent(id)}`);
 export const fileContent = (api: Api, id: string) =>
   api.blob(`/v1/files/${encodeURIComponent(id)}/content`);
+
+export const fileText = async (api: Api, id: string) => (await fileContent(api, id)).text();
+
+/** One page of the ledger, newest first; `after` is the last entry of the page before. */
+export const ledger = (api: Api, after: string | undefined, kind: LedgerKind | undefined) =>
+  api.get<List<LedgerEntry>>(LEDGER, { limit: 25, after, kind });
+
+/** A backtest kept on the server: its summary file and what the summary says. */
+export interface Evaluation {
+  file: FileObject;
+  summary: EvaluationSummary;
+}
+
+/** How many of the newest backtests the Evaluations page reads. */
+const EVALUATIONS_SHOWN = 20;
+
+/** The newest backtests `sibyl eval run` kept on the server, newest first. */
+export async function evaluations(api: Api): Promise<Evaluation[]> {
+  const list = await api.get<List<FileObject>>("/v1/files", {
+    purpose: "evaluation",
+    limit: 3 * EVALUATIONS_SHOWN,
+  });
+  const summaries = list.data
+    .filter((file) => file.filename.toLowerCase().endsWith(".json"))
+    .slice(0, EVALUATIONS_SHOWN);
+  return Promise.all(
+    summaries.map(async (file) => ({
+      file,
+      summary: JSON.parse(await fileText(api, file.id)) as EvaluationSummary,
+    })),
+  );
+}
 
 export const batches = (api: Api, after?: string) =>
   api.get<List<Batch>>("/v1/batches", { limit: 20, after });

@@ -36,6 +36,13 @@ export interface CreatedApiKey extends ApiKey {
   value: string;
 }
 
+/** A key's changes: fields left out stay, null removes. */
+export interface KeyChanges {
+  name?: string | null;
+  expires_at?: number | null;
+  spend_limit_usd?: number | null;
+}
+
 export interface NewKeyRequest {
   name: string | null;
   scope: KeyScope;
@@ -97,6 +104,8 @@ export interface Batch {
   request_counts?: { total: number; completed: number; failed: number };
   usage?: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
   errors?: { data: { code: string | null; message: string | null; line: number | null }[] } | null;
+  /** Sibyl's extension: what its lines have been charged so far. */
+  cost_usd?: number;
 }
 
 export interface ChatCompletion {
@@ -109,4 +118,36 @@ export interface ChatCompletion {
     total_tokens: number;
     cost_usd?: number | null;
   } | null;
+}
+
+export type LedgerKind = "topup" | "charge" | "refund" | "adjustment";
+
+export interface LedgerEntry {
+  id: string;
+  kind: LedgerKind;
+  amount_usd: number;
+  balance_after_usd: number;
+  reference: string | null;
+  memo: string | null;
+  created_at: number;
+}
+
+export interface ModelScores {
+  n: number;
+  brier: number | null;
+  log_score: number | null;
+  parse_rate?: number | null;
+  cost_usd?: number;
+}
+
+/** The parts of a backtest's summary.json the dashboard shows (src/evaluation/summary.ts). */
+export interface EvaluationSummary {
+  question_set: { name: string; questions: number; format?: string };
+  run: { models: string[]; samples?: number; aggregate?: string };
+  models: Record<string, ModelScores>;
+  baselines?: Record<string, { n: number; brier: number | null; log_score: number | null }>;
+  leak_check?: { ok: boolean };
+  warnings?: string[];
+  /** Added by `sibyl eval run` when it keeps the report on the server. */
+  report_files?: { report_html?: string | null; calibration_svg?: string | null };
 }

@@ -6,7 +6,7 @@ import { ConfirmButton } from "../components/confirm-button";
 import { LiveRegion, Loading } from "../components/notice";
 import { useLoad } from "../components/use-load";
 import { download } from "../csv";
-import { count, when } from "../format";
+import { count, usd, when } from "../format";
 
 const ACTIVE: BatchStatus[] = ["validating", "in_progress", "finalizing", "cancelling"];
 const CANCELLABLE: BatchStatus[] = ["validating", "in_progress"];
@@ -78,6 +78,9 @@ export function Batches({ api }: { api: Api }) {
                   <th scope="col" className="num">
                     Tokens
                   </th>
+                  <th scope="col" className="num">
+                    Cost
+                  </th>
                   <th scope="col">Created</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -99,8 +102,8 @@ export function Batches({ api }: { api: Api }) {
         ) : null}
       </section>
       <p className="muted">
-        A batch's cost is charged per line as it runs and shows in Usage (key “batch”) and in the
-        balance.
+        A batch's cost is what its lines have been charged so far, at the batch price; each line is
+        charged as it runs, under the key that created the batch, and shows in Usage and the Ledger.
       </p>
     </div>
   );
@@ -136,6 +139,9 @@ function BatchRow({ batch, onSave, onCancel }: BatchRowProps) {
         <progress id={progressId} max={Math.max(counts.total, 1)} value={done} />
       </td>
       <td className="num">{batch.usage ? count(batch.usage.total_tokens) : "–"}</td>
+      <td className="num" data-testid={`cost-${batch.id}`}>
+        {batch.cost_usd === undefined ? "–" : usd(batch.cost_usd)}
+      </td>
       <td>{when(batch.created_at)}</td>
       <td>
         <div className="actions">

@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from "react";
 import { type Api, messageOf } from "../api/client";
-import { allKeys, createKey, revokeKey } from "../api/endpoints";
+import { allKeys, createKey, revokeKey, updateKey } from "../api/endpoints";
 import type { ApiKey, CreatedApiKey, KeyScope } from "../api/types";
 import { ConfirmButton } from "../components/confirm-button";
 import { CopyButton } from "../components/copy-button";
 import { LiveRegion, Loading } from "../components/notice";
+import { SpendLimitEditor } from "../components/spend-limit-editor";
 import { useLoad } from "../components/use-load";
 import { dayStart, usd, when } from "../format";
 import { AdminOnly, needsAdmin } from "./shared";
@@ -32,6 +33,17 @@ export function Keys({ api }: { api: Api }) {
     } catch (error) {
       setMessage({ tone: "error", text: messageOf(error) });
     }
+  };
+  const changeLimit = async (key: ApiKey, limitUsd: number | null) => {
+    await updateKey(api, key.id, { spend_limit_usd: limitUsd });
+    setMessage({
+      tone: "success",
+      text:
+        limitUsd === null
+          ? `Key ${keyLabel(key)} has no spend limit now.`
+          : `Key ${keyLabel(key)} may now spend up to ${usd(limitUsd)} in all.`,
+    });
+    reload();
   };
   return (
     <div className="stack">
@@ -71,7 +83,16 @@ export function Keys({ api }: { api: Api }) {
                   <td>{when(key.last_used_at)}</td>
                   <td>{when(key.expires_at, "never")}</td>
                   <td className="num">
-                    {key.spend_limit_usd === null ? "none" : usd(key.spend_limit_usd)}
+                    <div className="limit-cell">
+                      {key.spend_limit_usd === null ? "none" : usd(key.spend_limit_usd)}
+                      {key.revoked_at ? null : (
+                        <SpendLimitEditor
+                          keyLabel={keyLabel(key)}
+                          limitUsd={key.spend_limit_usd}
+                          onSave={(limit) => changeLimit(key, limit)}
+                        />
+                      )}
+                    </div>
                   </td>
                   <td>
                     {key.revoked_at ? (
