@@ -1,8 +1,8 @@
 /**
  * Takes the README's screenshots of the dashboard: starts Sibyl on loopback over a throw-away
  * data directory, gives one organization four weeks of activity through the real API (the clock
- * is moved back while it does), then signs in with headless Chromium and saves the main pages
- * to docs/screenshots/.
+ * is moved back while it does) and a backtest, then signs in with headless Chromium and saves
+ * the main pages to docs/screenshots/.
  *
  * Run: npm run build && npm run screenshots
  */
@@ -16,12 +16,15 @@ import { buildApp } from "../src/app.js";
 import { usdToNanos } from "../src/billing/money.js";
 import { createBatchWorker } from "../src/cli/worker.js";
 import { loadConfig } from "../src/config/index.js";
+import { runBacktest } from "../src/evaluation/run/backtest.js";
 import { BUILT_DASHBOARD_DIR } from "../src/http/dashboard-assets.js";
 import { createServices, type Services } from "../src/services.js";
 import type { Clock } from "../src/util/clock.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const OUT_DIR = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));
+/** A small ForecastBench question set and its resolutions, from the backtest tests. */
+const FORECASTBENCH = fileURLToPath(new URL("../test/evaluation/fixtures/", import.meta.url));
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
 const DAY_MS = 86_400_000;
@@ -188,7 +191,36 @@ async function generateActivity(sibyl: Sibyl): Promise<string> {
     }
   }
   clock.set(null);
+  await backtest(sibyl, admin.api_key);
   return admin.api_key;
+}
+
+/** A backtest of both models, which `sibyl eval run` keeps on the server for the dashboard. */
+async function backtest(sibyl: Sibyl, key: string): Promise<void> {
+  const outDir = mkdtempSync(path.join(tmpdir(), "sibyl-screenshots-backtest-"));
+  try {
+    const { evaluationFileId } = await runBacktest({
+      questionsFile: path.join(FORECASTBENCH, "2026-07-05-llm.json"),
+      resolutionsFile: path.join(FORECASTBENCH, "2026-07-05_resolution_set.json"),
+      models: MODELS.map((model) => model.id),
+      baseUrl: sibyl.url,
+      apiKey: key,
+      research: false,
+      samples: 1,
+      aggregate: "median",
+      limit: null,
+      outDir,
+      pollMs: 200,
+      organization: "Northwind Forecasting",
+      knowledgeCutoffs: new Map(),
+      upload: true,
+      progress: { tty: false, write: () => undefined, line: () => undefined },
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    if (evaluationFileId === null) throw new Error("the backtest was not kept on the server");
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
 }
 
 const createKey = (sibyl: Sibyl, admin: string, terms: Record<string, unknown>) =>
@@ -287,7 +319,11 @@ const navTo = async (page: Page, link: string, title: string) => {
   await page.getByRole("heading", { level: 1, name: title }).waitFor();
 };
 
-async function shoot(page: Page, name: string): Promise<void> {
+async function shoot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
   const errors = [
     ...(scriptErrors.get(page) ?? []),
     ...(await page.locator(".notice-error").allTextContents()),
@@ -296,7 +332,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   // The heading took focus on navigation; its outline is not part of the picture.
   await page.evaluate("document.activeElement && document.activeElement.blur()");
   const file = path.join(OUT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, animations: "disabled" });
+  await page.screenshot({ path: file, animations: "disabled", ...options });
   process.stdout.write(`${path.relative(process.cwd(), file)} (${statSync(file).size} bytes)\n`);
 }
 
@@ -304,6 +340,13 @@ async function takeScreenshots(browser: Browser, url: string, key: string): Prom
   // The overviews first: the playground's question below spends from the balance they show.
   const dark = await openPage(browser, url, key, DESKTOP, "dark");
   await shoot(dark, "overview-dark");
+  await navTo(dark, "Evaluations", "Evaluations");
+  await dark
+    .getByRole("button", { name: /Open the report/ })
+    .first()
+    .click();
+  await dark.getByRole("img", { name: /Calibration plot/ }).waitFor();
+  await shoot(dark, "evaluations-dark", { fullPage: true });
   await dark.context().close();
 
   const phone = await openPage(browser, url, key, PHONE, "light");
@@ -317,14 +360,34 @@ async function takeScreenshots(browser: Browser, url: string, key: string): Prom
   await page.getByRole("row", { name: /forecast-bot/ }).waitFor();
   await shoot(page, "keys");
 
+  await page.getByRole("button", { name: "Edit the spend limit of key forecast-bot" }).click();
+  await page.getByLabel("New limit in USD for key forecast-bot").fill("35");
+  await shoot(page, "keys-limit");
+  await page.getByRole("button", { name: "Cancel" }).click();
+
   await navTo(page, "Usage", "Usage");
   await page.locator("tfoot").waitFor();
   await shoot(page, "usage");
+
+  await navTo(page, "Ledger", "Ledger");
+  await page
+    .getByRole("row", { name: /charge/ })
+    .first()
+    .waitFor();
+  await shoot(page, "ledger");
 
   await navTo(page, "Batches", "Batches");
   await page.getByText("12 of 12 done").waitFor();
   await page.getByText("5 of 5 done").waitFor();
   await shoot(page, "batches");
+
+  await navTo(page, "Evaluations", "Evaluations");
+  await page
+    .getByRole("button", { name: /Open the report/ })
+    .first()
+    .click();
+  await page.getByRole("img", { name: /Calibration plot/ }).waitFor();
+  await shoot(page, "evaluations", { fullPage: true });
 
   await navTo(page, "Playground", "Playground");
   await page
