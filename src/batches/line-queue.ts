@@ -204,6 +204,14 @@ function failedWithoutResult(error: { code: string; message: string }, now: numb
   };
 }
 
+/** Why a line that was tried as often as allowed without an answer ends failed. */
+export function attemptsExhausted(maxAttempts: number): { code: string; message: string } {
+  return {
+    code: "attempts_exhausted",
+    message: `The request was started ${maxAttempts} times without finishing.`,
+  };
+}
+
 /** The custom ids of running lines whose lease ran out: their workers' holds are to be returned. */
 export async function expiredRunningLines(
   db: Db,
@@ -233,15 +241,7 @@ export async function reclaimExpired(
 ): Promise<void> {
   await db.query
     .updateTable("batch_lines")
-    .set(
-      failedWithoutResult(
-        {
-          code: "attempts_exhausted",
-          message: `The request was started ${maxAttempts} times without finishing.`,
-        },
-        now,
-      ),
-    )
+    .set(failedWithoutResult(attemptsExhausted(maxAttempts), now))
     .where("batch_id", "=", batchId)
     .where("status", "=", "running")
     .where("lease_until", "<", nowMs)

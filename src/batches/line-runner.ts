@@ -1,33 +1,28 @@
+import { isTransientDatabaseFailure } from "../cluster/database-outage.js";
 import type { ChatCompletionBody } from "../completions/schema.js";
 import type {
   ChatCompletionResponse,
   CompletionCaller,
   CompletionService,
 } from "../completions/types.js";
-import type { Db } from "../db/database.js";
 import { describeFailure } from "../error-responses.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
 import {
+  attemptsExhausted,
   type ClaimedLine,
   type LineFence,
   type LineOutcome,
   recordOutcome,
-  requeue,
 } from "./line-queue.js";
+import { finishUncharged, type LineHold, type LineRetryDeps, retryLater } from "./line-retry.js";
 
-export interface LineRunnerDeps {
-  db: Db;
+export interface LineRunnerDeps extends LineRetryDeps {
   completions: CompletionService;
-  clock: Clock;
   priceMultiplier: number;
   /** Tries per line before a transient failure becomes the line's result. */
   maxAttempts: number;
-  /** Delay before the first retry; doubles with each attempt. */
-  retryBaseMs: number;
 }
-
-const MAX_RETRY_DELAY_MS = 60_000;
 
 /** The ledger reference a line is charged under: one charge per line, however often it runs. */
 export function lineBillingReference(batchId: string, customId: string): string {
@@ -56,8 +51,9 @@ const INTERNAL_ERROR_BODY = JSON.stringify({
  * Runs one claimed line through the completion service (billed like a single request times the
  * batch multiplier) and records its result. A success is recorded in the transaction that
  * charges it, so a line is never charged without its result or recorded without its charge, and
- * an attempt that lost its line is charged nothing. Transient failures (429, 5xx) go back to the
- * queue with backoff until attempts run out; anything else is the line's result.
+ * an attempt that lost its line is charged nothing. Transient failures (429, 5xx, and Sibyl's own
+ * database away or busy) go back to the queue with backoff until attempts run out; anything else
+ * is the line's result.
  */
 export async function runLine(
   deps: LineRunnerDeps,
@@ -71,13 +67,17 @@ export async function runLine(
     owner,
     attempts: line.attempts,
   };
+  const hold: LineHold = {
+    organizationId: spender.organizationId,
+    reference: lineBillingReference(line.batchId, line.customId),
+  };
   let outcome: LineOutcome;
   try {
     await deps.completions.chat(
       {
         ...spender,
         priceMultiplier: deps.priceMultiplier,
-        billingReference: lineBillingReference(line.batchId, line.customId),
+        billingReference: hold.reference,
         recordWithCharge: async (tx, response) => {
           const recorded = await recordOutcome(
             tx,
@@ -92,6 +92,14 @@ export async function runLine(
     return;
   } catch (error) {
     if (error instanceof LineLost) return;
+    if (isTransientDatabaseFailure(error)) {
+      // The request was not at fault and nothing of this attempt was recorded: it runs again.
+      // Should the database still fail these writes, the line stays running under this
+      // attempt's lease, and the lease sweep returns it (with its hold) once the lease runs out.
+      if (line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
+      const gaveUp = unanswered(deps.clock, attemptsExhausted(deps.maxAttempts));
+      return finishUncharged(deps, fence, hold, gaveUp);
+    }
     const resolved = describeFailure(error);
     if (!resolved) {
       // A bug, not a property of the request: the line fails and the worker reports the error.
@@ -99,11 +107,7 @@ export async function runLine(
       throw error;
     }
     const transient = resolved.status === 429 || resolved.status >= 500;
-    if (transient && line.attempts < deps.maxAttempts) {
-      const delay = Math.min(deps.retryBaseMs * 2 ** (line.attempts - 1), MAX_RETRY_DELAY_MS);
-      await requeue(deps.db, fence, deps.clock.now() + delay);
-      return;
-    }
+    if (transient && line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
     outcome = failure(deps.clock, resolved.status, JSON.stringify(resolved.body));
   }
   await recordOutcome(deps.db, fence, outcome);
@@ -135,6 +139,23 @@ export function failure(clock: Clock, statusCode: number, body: string): LineOut
     responseBody: body,
     errorCode: null,
     errorMessage: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    finishedAt: unixSeconds(clock),
+  };
+}
+
+/** A line that ends without an answer to its request (`error` in the error file). */
+function unanswered(clock: Clock, error: { code: string; message: string }): LineOutcome {
+  return {
+    status: "failed",
+    statusCode: null,
+    responseRequestId: null,
+    responseBody: null,
+    errorCode: error.code,
+    errorMessage: error.message,
     inputTokens: 0,
     outputTokens: 0,
     cachedTokens: 0,

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Ledger } from "../billing/ledger.js";
 import type { Cluster } from "../cluster/cluster.js";
+import { isTransientDatabaseFailure } from "../cluster/database-outage.js";
 import type { CompletionService } from "../completions/types.js";
 import type { DatabaseHandle } from "../db/connect.js";
 import type { Db } from "../db/database.js";
@@ -67,6 +68,9 @@ export interface BatchWorkerOptions {
 interface InFlightLine extends ClaimedLine {
   organizationId: string;
 }
+
+/** Tries at handing running lines back on shutdown before leaving them to their leases. */
+const RETURN_TRIES = 3;
 
 const EXPIRED = {
   code: "batch_expired",
@@ -149,19 +153,26 @@ export class BatchWorker {
   /** Gives the lines still running back to the queue, with their holds, in one transaction. */
   private async returnUnfinished(): Promise<void> {
     const lines = [...this.inFlight.values()];
-    try {
-      await this.deps.handle.db.transaction(async (tx) => {
-        for (const line of lines) {
-          const fence = { ...line, owner: this.id };
-          if (!(await returnLine(tx, fence))) continue;
-          const reference = lineBillingReference(line.batchId, line.customId);
-          await this.deps.ledger.releaseByReference(line.organizationId, [reference], tx);
-        }
-      });
-      this.deps.cluster.announceBatchWork();
-    } catch (error) {
-      // Their leases run out instead, and another worker reclaims them then.
-      this.deps.log.error({ err: error }, "returning unfinished batch lines failed");
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.deps.handle.db.transaction(async (tx) => {
+          for (const line of lines) {
+            const fence = { ...line, owner: this.id };
+            if (!(await returnLine(tx, fence))) continue;
+            const reference = lineBillingReference(line.batchId, line.customId);
+            await this.deps.ledger.releaseByReference(line.organizationId, [reference], tx);
+          }
+        });
+        this.deps.cluster.announceBatchWork();
+        return;
+      } catch (error) {
+        // A line settling right now locks its hold, then its line; this locks them the other way
+        // round. When that deadlock picks this transaction, the line has settled by the retry.
+        if (attempt < RETURN_TRIES && isTransientDatabaseFailure(error)) continue;
+        // Their leases run out instead, and another worker reclaims them then.
+        this.deps.log.error({ err: error }, "returning unfinished batch lines failed");
+        return;
+      }
     }
   }
 
@@ -211,6 +222,7 @@ export class BatchWorker {
     runLine(
       {
         db: this.deps.handle.db,
+        ledger: this.deps.ledger,
         completions: this.deps.completions,
         clock: this.deps.clock,
         priceMultiplier: this.options.priceMultiplier,

@@ -37,6 +37,27 @@ export function isDatabaseOutage(error: unknown): boolean {
   return DRIVER_MESSAGES.test(error.message);
 }
 
+/**
+ * SQLSTATEs of a transaction that lost a race with another (40001 serialization failure, 40P01
+ * deadlock victim, 55P03 lock not available), and SQLite's busy or locked database: the same
+ * work run again can succeed.
+ */
+const CONTENTION_STATE = /^(40001|40P01|55P03|SQLITE_BUSY\w*|SQLITE_LOCKED\w*)$/;
+
+function isDatabaseContention(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && CONTENTION_STATE.test(code);
+}
+
+/**
+ * Whether work that failed with `error` may succeed when run again: the database was away, or
+ * turned the work away because of other work at the time. Neither says anything about the work.
+ */
+export function isTransientDatabaseFailure(error: unknown): boolean {
+  return isDatabaseOutage(error) || isDatabaseContention(error);
+}
+
 /** The 503 a request gets while the database is away; the client is told when to retry. */
 export function databaseUnavailable(): ServiceError {
   return new ServiceError(
