@@ -35,6 +35,8 @@ describe("several API and worker processes on PostgreSQL and S3", () => {
   let apiUrls: string[] = [];
   const apis: SibylProcess[] = [];
   const workers: SibylProcess[] = [];
+  /** Every worker started, killed ones included: their logs explain a failed line. */
+  const everyWorker: SibylProcess[] = [];
   let apiConfigFile: string;
   let workerConfigFile: string;
 
@@ -104,10 +106,24 @@ describe("several API and worker processes on PostgreSQL and S3", () => {
   });
 
   function startWorker(): SibylProcess {
-    return spawnSibyl(["worker", "--config", workerConfigFile], {
+    const worker = spawnSibyl(["worker", "--config", workerConfigFile], {
       ...S3_ENV,
       SIBYL_DATA_DIR: dataDir,
     });
+    everyWorker.push(worker);
+    return worker;
+  }
+
+  /** The error file and the workers' error lines, to explain lines that did not complete. */
+  async function whyLinesFailed(openai: OpenAI, errorFileId: string | null | undefined) {
+    const failed = await readResults(openai, errorFileId);
+    const errors = everyWorker.flatMap((worker) =>
+      worker
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"level":"error"')),
+    );
+    return `error file: ${JSON.stringify(failed)}\nworker errors:\n${errors.join("\n")}`;
   }
 
   /** SDK clients for one organization, one per API process. */
@@ -229,7 +245,10 @@ describe("several API and worker processes on PostgreSQL and S3", () => {
     expect(stopped.filter((code) => code !== 0)).toEqual([]);
 
     expect(done.status).toBe("completed");
-    expect(done.request_counts).toEqual({ total: LINES, completed: LINES, failed: 0 });
+    const explanation = done.request_counts?.failed
+      ? await whyLinesFailed(viaB, done.error_file_id)
+      : "";
+    expect(done.request_counts, explanation).toEqual({ total: LINES, completed: LINES, failed: 0 });
     const output = await readResults(viaB, done.output_file_id);
     expect(output.map((line) => line.custom_id).sort()).toEqual(
       lines.map((line) => line.custom_id).sort(),
