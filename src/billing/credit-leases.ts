@@ -11,6 +11,7 @@ import {
 import {
   chargeBalance,
   chargeLease,
+  chargeLeaseAtOnce,
   closeLease,
   giveBackFromLease,
   spendableNanos,
@@ -310,13 +311,27 @@ export class CreditLeases {
   }
 
   private async writeGroup(group: PendingCharge[]): Promise<void> {
+    const now = unixSeconds(this.clock);
+    await Promise.all(
+      [...byOrganization(group)].map(([organizationId, charges]) =>
+        this.writeOrganization(organizationId, charges, now),
+      ),
+    );
+  }
+
+  /** Writes one organization's charges, and settles or fails their requests. */
+  private async writeOrganization(
+    organizationId: string,
+    charges: PendingCharge[],
+    now: number,
+  ): Promise<void> {
     let settlements: Settlement[];
     try {
-      settlements = await this.db.transaction((tx) =>
-        writeCharges(tx, group, unixSeconds(this.clock)),
-      );
+      settlements =
+        (await this.writeAtOnce(organizationId, charges, now)) ??
+        (await this.db.transaction((tx) => writeCharges(tx, organizationId, charges, now)));
     } catch (error) {
-      for (const charge of group) {
+      for (const charge of charges) {
         // Not charged: the request fails, and its hold goes back to the lease whole.
         const lease = this.leases.get(charge.organizationId);
         if (lease?.id === charge.leaseId) {
@@ -327,11 +342,40 @@ export class CreditLeases {
       }
       return;
     }
-    group.forEach((charge, index) => {
+    charges.forEach((charge, index) => {
       const lease = this.leases.get(charge.organizationId);
       if (lease?.id === charge.leaseId) lease.inUse -= 1;
       charge.resolve(settlements[index] as Settlement);
     });
+  }
+
+  /**
+   * On PostgreSQL, the usual group (one open lease covers every charge) in one statement, a
+   * round trip; null when the group needs the general path.
+   */
+  private async writeAtOnce(
+    organizationId: string,
+    charges: PendingCharge[],
+    now: number,
+  ): Promise<Settlement[] | null> {
+    const leaseId = charges[0]?.leaseId;
+    if (this.db.dialect !== "postgres" || leaseId === undefined) return null;
+    if (charges.some((charge) => charge.leaseId !== leaseId || charge.shortNanos > 0)) return null;
+    const charged = charges.map((charge) => charge.coveredNanos);
+    const layout = layOut(organizationId, charges, charged);
+    const after = await chargeLeaseAtOnce(this.db, {
+      organizationId,
+      leaseId,
+      coveredNanos: charged.reduce((sum, nanos) => sum + nanos, 0),
+      entries: layout.entries,
+      usages: layout.usages,
+      now,
+    });
+    if (after === null) return null;
+    return layout.settlements.map((settlement) => ({
+      chargedNanos: settlement.chargedNanos,
+      balanceNanos: after + settlement.balanceNanos,
+    }));
   }
 
   /** Gives back leases that no request has used for a while. */
@@ -358,63 +402,89 @@ export class CreditLeases {
 }
 
 /**
- * One group of settlements in one transaction: per organization, the leases are charged what
- * they covered (a lease closed meanwhile leaves its part to the balance), then the entries and
- * usage records are written with the balance as it stands after each charge.
+ * One organization's charges in one transaction: the leases are charged what they covered (a
+ * lease closed meanwhile leaves its part to the balance), the rest comes from the balance as far
+ * as it reaches, then the entries and usage records are written with the balance after each.
  */
-async function writeCharges(tx: Db, group: PendingCharge[], now: number): Promise<Settlement[]> {
-  const settlements = new Map<PendingCharge, Settlement>();
-  const entries: ChargeEntry[] = [];
-  const usages: UsageRow[] = [];
-  for (const [organizationId, charges] of byOrganization(group)) {
-    const uncovered = new Set<string>();
-    for (const [leaseId, nanos] of coveredByLease(charges)) {
-      if (!(await chargeLease(tx, leaseId, nanos))) uncovered.add(leaseId);
-    }
-    const owed = charges.map((charge) =>
-      uncovered.has(charge.leaseId)
-        ? { paid: 0, short: charge.coveredNanos + charge.shortNanos }
-        : { paid: charge.coveredNanos, short: charge.shortNanos },
+async function writeCharges(
+  tx: Db,
+  organizationId: string,
+  charges: PendingCharge[],
+  now: number,
+): Promise<Settlement[]> {
+  const uncovered = new Set<string>();
+  for (const [leaseId, nanos] of coveredByLease(charges)) {
+    if (!(await chargeLease(tx, leaseId, nanos))) uncovered.add(leaseId);
+  }
+  const owed = charges.map((charge) =>
+    uncovered.has(charge.leaseId)
+      ? { paid: 0, short: charge.coveredNanos + charge.shortNanos }
+      : { paid: charge.coveredNanos, short: charge.shortNanos },
+  );
+  const shortTotal = owed.reduce((sum, part) => sum + part.short, 0);
+  let fromBalance = shortTotal > 0 ? await chargeBalance(tx, organizationId, shortTotal) : 0;
+  const charged = owed.map((part) => {
+    const taken = Math.min(part.short, fromBalance);
+    fromBalance -= taken;
+    return part.paid + taken;
+  });
+  const after = (await spendableNanos(tx, organizationId)) ?? 0;
+  const layout = layOut(organizationId, charges, charged);
+  await insertChargeEntries(
+    tx,
+    layout.entries.map((entry) => ({
+      ...entry,
+      balanceAfterNanos: entry.balanceAfterNanos + after,
+    })),
+    now,
+  );
+  await insertUsageRows(tx, layout.usages, now);
+  return layout.settlements.map((settlement) => ({
+    chargedNanos: settlement.chargedNanos,
+    balanceNanos: after + settlement.balanceNanos,
+  }));
+}
+
+/** Charge entries, usage records and settlements, in order, for what each charge was charged. */
+interface Layout {
+  /** Balances after each entry are stated relative to the balance after the last charge. */
+  entries: ChargeEntry[];
+  usages: UsageRow[];
+  settlements: Settlement[];
+}
+
+function layOut(organizationId: string, charges: PendingCharge[], charged: number[]): Layout {
+  const layout: Layout = { entries: [], usages: [], settlements: [] };
+  // Back to front: each charge's balance after it adds back the charges after it.
+  let later = 0;
+  for (let index = charges.length - 1; index >= 0; index--) {
+    const charge = charges[index] as PendingCharge;
+    const chargedNanos = charged[index] as number;
+    layout.settlements.push({ chargedNanos, balanceNanos: later });
+    const paid = allocateCharge(
+      charge.items.map((item) => item.amountNanos),
+      chargedNanos,
     );
-    const shortTotal = owed.reduce((sum, part) => sum + part.short, 0);
-    let fromBalance = shortTotal > 0 ? await chargeBalance(tx, organizationId, shortTotal) : 0;
-    const charged = owed.map((part) => {
-      const taken = Math.min(part.short, fromBalance);
-      fromBalance -= taken;
-      return part.paid + taken;
-    });
-    // The balance after the last charge; each earlier one adds back the charges after it.
-    let after = (await spendableNanos(tx, organizationId)) ?? 0;
-    for (let index = charges.length - 1; index >= 0; index--) {
-      const charge = charges[index] as PendingCharge;
-      const chargedNanos = charged[index] as number;
-      settlements.set(charge, { chargedNanos, balanceNanos: after });
-      const paid = allocateCharge(
-        charge.items.map((item) => item.amountNanos),
-        chargedNanos,
-      );
-      let itemAfter = after;
-      for (let item = charge.items.length - 1; item >= 0; item--) {
-        const amountNanos = paid[item] ?? 0;
-        if (amountNanos === 0) continue;
-        entries.push({
-          organizationId,
-          amountNanos,
-          balanceAfterNanos: itemAfter,
-          reference: charge.reference,
-          memo: (charge.items[item] as ChargeItem).memo,
-        });
-        itemAfter += amountNanos;
-      }
-      if (charge.usage)
-        usages.push({ organizationId, usage: charge.usage, costNanos: chargedNanos });
-      after = itemAfter;
+    for (let item = charge.items.length - 1; item >= 0; item--) {
+      const amountNanos = paid[item] ?? 0;
+      if (amountNanos === 0) continue;
+      layout.entries.push({
+        organizationId,
+        amountNanos,
+        balanceAfterNanos: later,
+        reference: charge.reference,
+        memo: (charge.items[item] as ChargeItem).memo,
+      });
+      later += amountNanos;
+    }
+    if (charge.usage) {
+      layout.usages.push({ organizationId, usage: charge.usage, costNanos: chargedNanos });
     }
   }
-  // Built back to front; written in the order the charges were made.
-  await insertChargeEntries(tx, entries.reverse(), now);
-  await insertUsageRows(tx, usages.reverse(), now);
-  return group.map((charge) => settlements.get(charge) as Settlement);
+  layout.entries.reverse();
+  layout.usages.reverse();
+  layout.settlements.reverse();
+  return layout;
 }
 
 function byOrganization(group: PendingCharge[]): Map<string, PendingCharge[]> {

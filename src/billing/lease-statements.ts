@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db, Statements } from "../db/database.js";
+import type { ChargeEntry, UsageRow } from "./charge-records.js";
 
 /*
  * The database side of credit leases (see CreditLeases): money moves between an organization's
@@ -146,4 +147,63 @@ export async function spendableNanos(
  */
 function organizationLock(tx: Db) {
   return tx.dialect === "postgres" ? sql` for no key update` : sql``;
+}
+
+export interface LeaseCharges {
+  organizationId: string;
+  leaseId: string;
+  /** What the charges took from the lease, together. */
+  coveredNanos: number;
+  /** In order; balances after each relative to the balance after the last. */
+  entries: ChargeEntry[];
+  usages: UsageRow[];
+  now: number;
+}
+
+/**
+ * PostgreSQL: counts charges against an open lease and writes their entries and usage records
+ * in one statement, one round trip, and returns the organization's spendable balance after
+ * them; null (nothing written) when the lease is no longer open. The statement's subqueries see
+ * the lease before its own update, hence the covered amount taken off.
+ */
+export async function chargeLeaseAtOnce(db: Statements, charges: LeaseCharges) {
+  const { organizationId, entries, usages } = charges;
+  const [row] = await db.rows<{ after: number }>(sql`
+    with charged as (
+      update reservations set charged_nanos = coalesce(charged_nanos, 0) + ${charges.coveredNanos}
+      where id = ${charges.leaseId} and status = 'held'
+      returning organization_id
+    ), spendable as (
+      select o.balance_nanos - ${charges.coveredNanos} + coalesce((
+        select sum(r.amount_nanos - coalesce(r.charged_nanos, 0)) from reservations r
+        where r.organization_id = o.id and r.kind = 'lease' and r.status = 'held'
+      ), 0) as after
+      from organizations o where o.id in (select organization_id from charged)
+    ), entry as (
+      insert into ledger_entries
+        (organization_id, kind, amount_nanos, balance_after_nanos, reference, memo, created_at)
+      select ${organizationId}, 'charge', -e.amount, spendable.after + e.later, e.reference,
+        e.memo, ${charges.now}
+      from spendable cross join unnest(
+        ${entries.map((entry) => entry.amountNanos)}::bigint[],
+        ${entries.map((entry) => entry.balanceAfterNanos)}::bigint[],
+        ${entries.map((entry) => entry.reference)}::text[],
+        ${entries.map((entry) => entry.memo)}::text[]
+      ) with ordinality as e(amount, later, reference, memo, position)
+      order by e.position
+    ), usage as (
+      insert into usage_records
+        (organization_id, api_key_id, model, input_tokens, output_tokens, cost_nanos, created_at)
+      select ${organizationId}, u.key_id, u.model, u.input_tokens, u.output_tokens, u.cost,
+        ${charges.now}
+      from spendable cross join unnest(
+        ${usages.map((row) => row.usage.apiKeyId)}::text[],
+        ${usages.map((row) => row.usage.model)}::text[],
+        ${usages.map((row) => row.usage.inputTokens)}::bigint[],
+        ${usages.map((row) => row.usage.outputTokens)}::bigint[],
+        ${usages.map((row) => row.costNanos)}::bigint[]
+      ) as u(key_id, model, input_tokens, output_tokens, cost)
+    )
+    select after from spendable`);
+  return row ? Number(row.after) : null;
 }

@@ -210,7 +210,7 @@ describe.each(BOTH_DATABASES)("credit leases on $name", (kind) => {
   it("fails a settlement whose charge could not be written, and returns its hold", async () => {
     const orgId = await orgWith(1_000_000);
     let failWrites = false;
-    const db = failingTransactions(services.database.db, () => failWrites);
+    const db = failingWrites(services.database.db, () => failWrites);
     const ledger = new Ledger(db, services.clock, "prc_lease_fail");
     const hold = await ledger.holdForRequest(orgId, 100_000, "r");
     failWrites = true;
@@ -226,14 +226,15 @@ describe.each(BOTH_DATABASES)("credit leases on $name", (kind) => {
   });
 });
 
-/** The database, except that transactions fail while `failing()` says so. */
-function failingTransactions(db: Db, failing: () => boolean): Db {
+/** The database, except that every statement and transaction fails while `failing()` says so. */
+function failingWrites(db: Db, failing: () => boolean): Db {
+  const away = () => Promise.reject(new Error("database away"));
   return {
-    ...db,
     dialect: db.dialect,
     inTransaction: db.inTransaction,
     query: db.query,
-    transaction: (work) =>
-      failing() ? Promise.reject(new Error("database away")) : db.transaction(work),
+    rows: (statement) => (failing() ? away() : db.rows(statement)),
+    changes: (statement) => (failing() ? away() : db.changes(statement)),
+    transaction: (work) => (failing() ? away() : db.transaction(work)),
   };
 }
