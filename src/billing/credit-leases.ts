@@ -325,9 +325,9 @@ export class CreditLeases {
     charges: PendingCharge[],
     now: number,
   ): Promise<void> {
-    let settlements: Settlement[];
+    let written: Written;
     try {
-      settlements =
+      written =
         (await this.writeAtOnce(organizationId, charges, now)) ??
         (await this.db.transaction((tx) => writeCharges(tx, organizationId, charges, now)));
     } catch (error) {
@@ -345,8 +345,12 @@ export class CreditLeases {
     charges.forEach((charge, index) => {
       const lease = this.leases.get(charge.organizationId);
       if (lease?.id === charge.leaseId) lease.inUse -= 1;
-      charge.resolve(settlements[index] as Settlement);
+      charge.resolve(written.settlements[index] as Settlement);
     });
+    // A lease closed for this process (it looked dead while the database was away) had its
+    // money returned to the balance: new holds need a new lease.
+    const lease = this.leases.get(organizationId);
+    if (lease && written.closedLeases.has(lease.id)) this.leases.delete(organizationId);
   }
 
   /**
@@ -357,7 +361,7 @@ export class CreditLeases {
     organizationId: string,
     charges: PendingCharge[],
     now: number,
-  ): Promise<Settlement[] | null> {
+  ): Promise<Written | null> {
     const leaseId = charges[0]?.leaseId;
     if (this.db.dialect !== "postgres" || leaseId === undefined) return null;
     if (charges.some((charge) => charge.leaseId !== leaseId || charge.shortNanos > 0)) return null;
@@ -372,10 +376,13 @@ export class CreditLeases {
       now,
     });
     if (after === null) return null;
-    return layout.settlements.map((settlement) => ({
-      chargedNanos: settlement.chargedNanos,
-      balanceNanos: after + settlement.balanceNanos,
-    }));
+    return {
+      settlements: layout.settlements.map((settlement) => ({
+        chargedNanos: settlement.chargedNanos,
+        balanceNanos: after + settlement.balanceNanos,
+      })),
+      closedLeases: new Set(),
+    };
   }
 
   /** Gives back leases that no request has used for a while. */
@@ -411,7 +418,7 @@ async function writeCharges(
   organizationId: string,
   charges: PendingCharge[],
   now: number,
-): Promise<Settlement[]> {
+): Promise<Written> {
   const uncovered = new Set<string>();
   for (const [leaseId, nanos] of coveredByLease(charges)) {
     if (!(await chargeLease(tx, leaseId, nanos))) uncovered.add(leaseId);
@@ -439,10 +446,19 @@ async function writeCharges(
     now,
   );
   await insertUsageRows(tx, layout.usages, now);
-  return layout.settlements.map((settlement) => ({
-    chargedNanos: settlement.chargedNanos,
-    balanceNanos: after + settlement.balanceNanos,
-  }));
+  return {
+    settlements: layout.settlements.map((settlement) => ({
+      chargedNanos: settlement.chargedNanos,
+      balanceNanos: after + settlement.balanceNanos,
+    })),
+    closedLeases: uncovered,
+  };
+}
+
+/** What writing a group of charges settled, and the leases found closed under them. */
+interface Written {
+  settlements: Settlement[];
+  closedLeases: Set<string>;
 }
 
 /** Charge entries, usage records and settlements, in order, for what each charge was charged. */

@@ -191,6 +191,30 @@ describe.each(BOTH_DATABASES)("credit leases on $name", (kind) => {
     expect(await services.ledger.balance(orgId)).toBe(5_000_000 - 70_000);
   });
 
+  it("charges the balance for a lease closed under a live process, then takes a new lease", async () => {
+    const orgId = await orgWith(2_000_000);
+    const ledger = new Ledger(services.database.db, services.clock, "prc_lease_cut_off");
+    const first = await ledger.holdForRequest(orgId, 100_000, "r");
+    // The process looked dead (its heartbeat stopped while the database was away).
+    await services.ledger.releaseOrphaned(Math.floor(services.clock.now() / 1000) + 1);
+    expect(await storedBalance(services, orgId)).toBe(2_000_000);
+    expect((await ledger.settle(first, 30_000, { memo: "x" })).chargedNanos).toBe(30_000);
+    expect(await storedBalance(services, orgId)).toBe(1_970_000);
+    const second = await ledger.holdForRequest(orgId, 100_000, "r");
+    expect(second.leaseId).not.toBe(first.leaseId);
+    await ledger.settle(second, 20_000, { memo: "x" });
+    await ledger.close();
+    expect((await leaseRows(services, orgId)).map((row) => row.status).sort()).toEqual([
+      "released",
+      "settled",
+    ]);
+    expect(await ledgerTotals(services, orgId)).toEqual({
+      balance: 1_950_000,
+      held: 0,
+      ledger: 1_950_000,
+    });
+  });
+
   it("gives an idle lease back to the balance", async () => {
     const orgId = await orgWith(1_000_000);
     let now = services.clock.now();
