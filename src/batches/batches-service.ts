@@ -3,7 +3,7 @@ import type { BatchStatus } from "../db/schema.js";
 import { notFound, ServiceError } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { isWellFormedId, newId } from "../util/ids.js";
-import { batchCosts } from "./batch-costs.js";
+import { BatchCosts } from "./batch-costs.js";
 import {
   type BatchList,
   type BatchObject,
@@ -38,11 +38,14 @@ const CANCELLABLE: readonly BatchStatus[] = ["validating", "in_progress"];
  */
 export class Batches {
   private readonly listeners = new Set<() => void>();
+  private readonly costs: BatchCosts;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.costs = new BatchCosts(db);
+  }
 
   /** Called after every create and cancel, so a worker in this process reacts at once. */
   listen(listener: () => void): () => void {
@@ -135,11 +138,7 @@ export class Batches {
   private async present(organizationId: string, rows: BatchRow[]): Promise<BatchObject[]> {
     const live = rows.filter((row) => !isTerminal(row.status)).map((row) => row.id);
     const tallies = await tallyLines(this.db, live);
-    const costs = await batchCosts(
-      this.db,
-      organizationId,
-      rows.map((row) => row.id),
-    );
+    const costs = await this.costs.of(organizationId, rows);
     return rows.map((row) =>
       toBatchObject(row, tallies.get(row.id) ?? null, costs.get(row.id) ?? 0),
     );
