@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Statements } from "../db/database.js";
+import type { Db } from "../db/database.js";
 import type { UsageDetails } from "./usage-records.js";
 
 /** One charge entry of the ledger, as written. */
@@ -18,16 +18,19 @@ export interface UsageRow {
   costNanos: number;
 }
 
-/** Rows per statement: well under SQLite's limit of bound parameters. */
+/** Rows per statement on PostgreSQL, where each statement is a round trip. */
 const ROWS_PER_STATEMENT = 400;
 
-/** Appends charge entries in order, many to a statement. */
+/**
+ * Appends charge entries in order: many to a statement on PostgreSQL, one to a statement on
+ * SQLite, where a statement costs no round trip and one SQL text is prepared once.
+ */
 export async function insertChargeEntries(
-  tx: Statements,
+  tx: Db,
   entries: readonly ChargeEntry[],
   now: number,
 ): Promise<void> {
-  for (const rows of slices(entries)) {
+  for (const rows of slices(tx, entries)) {
     const values = rows.map(
       (entry) =>
         sql`(${entry.organizationId}, 'charge', ${-entry.amountNanos}, ${entry.balanceAfterNanos},
@@ -40,13 +43,13 @@ export async function insertChargeEntries(
   }
 }
 
-/** Writes usage records, many to a statement. */
+/** Writes usage records, as charge entries are written. */
 export async function insertUsageRows(
-  tx: Statements,
+  tx: Db,
   records: readonly UsageRow[],
   now: number,
 ): Promise<void> {
-  for (const rows of slices(records)) {
+  for (const rows of slices(tx, records)) {
     const values = rows.map(
       ({ organizationId, usage, costNanos }) =>
         sql`(${organizationId}, ${usage.apiKeyId}, ${usage.model}, ${usage.inputTokens},
@@ -59,8 +62,7 @@ export async function insertUsageRows(
   }
 }
 
-function* slices<T>(rows: readonly T[]): Generator<readonly T[]> {
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    yield rows.slice(start, start + ROWS_PER_STATEMENT);
-  }
+function* slices<T>(tx: Db, rows: readonly T[]): Generator<readonly T[]> {
+  const size = tx.dialect === "postgres" ? ROWS_PER_STATEMENT : 1;
+  for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
 }
