@@ -92,15 +92,15 @@ export async function runLine(
     return;
   } catch (error) {
     if (error instanceof LineLost) return;
-    if (isTransientDatabaseFailure(error)) {
-      // The request was not at fault and nothing of this attempt was recorded: it runs again.
-      // Should the database still fail these writes, the line stays running under this
-      // attempt's lease, and the lease sweep returns it (with its hold) once the lease runs out.
+    const resolved = describeFailure(error);
+    if (!resolved && isTransientDatabaseFailure(error)) {
+      // Sibyl's own database failed, not the request, and nothing of this attempt was recorded:
+      // it runs again. Should the database still fail these writes, the line stays running
+      // under this attempt's lease, and the lease sweep returns it (with its hold) later.
       if (line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
       const gaveUp = unanswered(deps.clock, attemptsExhausted(deps.maxAttempts));
       return finishUncharged(deps, fence, hold, gaveUp);
     }
-    const resolved = describeFailure(error);
     if (!resolved) {
       // A bug, not a property of the request: the line fails and the worker reports the error.
       await recordOutcome(deps.db, fence, failure(deps.clock, 500, INTERNAL_ERROR_BODY));
