@@ -70,7 +70,20 @@ export function databaseUnavailable(): ServiceError {
   );
 }
 
-/** `error`, or the 503 that stands for it when it is a database outage. */
+/** The 503 a request gets when the database turned it away for conflicting work (a deadlock). */
+export function databaseBusy(): ServiceError {
+  return new ServiceError(
+    "unavailable",
+    "The database turned the request away because of conflicting work; retry it.",
+    { code: "database_busy", headers: { "retry-after": "1" } },
+  );
+}
+
+/**
+ * `error`, or the 503 that stands for it when the database was away or busy: neither says
+ * anything about the request, and the same request can succeed when retried.
+ */
 export function asDatabaseOutage(error: Error): Error {
-  return isDatabaseOutage(error) ? databaseUnavailable() : error;
+  if (isDatabaseOutage(error)) return databaseUnavailable();
+  return isDatabaseContention(error) ? databaseBusy() : error;
 }
