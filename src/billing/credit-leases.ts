@@ -244,10 +244,11 @@ export class CreditLeases {
   ): Promise<boolean> {
     const now = this.clock.now();
     const lease = this.leases.get(organizationId);
-    const wantNanos =
-      lease && now - lease.grownAt < GROWTH_WINDOW_MS
-        ? lease.lastGrowthNanos * 2
-        : maxNanos * FIRST_LEASE_HOLDS;
+    const recentGrowth = lease && now - lease.grownAt < GROWTH_WINDOW_MS;
+    const wantNanos = Math.max(
+      maxNanos * FIRST_LEASE_HOLDS,
+      recentGrowth ? lease.lastGrowthNanos * 2 : 0,
+    );
     const grant = await this.db.transaction((tx) =>
       takeForLease(tx, {
         leaseId: newId("lse_"),

@@ -98,13 +98,13 @@ export class Ledger {
   ): Promise<number> {
     assertAmount(amountNanos);
     return db.transaction(async (tx) => {
-      const [row] = await tx.rows<{ balance_nanos: number }>(sql`
+      const changed = await tx.changes(sql`
         update organizations set balance_nanos = balance_nanos + ${amountNanos}
-        where id = ${organizationId}
-        returning balance_nanos`);
-      if (!row) throw notFound("organization", organizationId);
-      await this.appendEntry(tx, organizationId, kind, amountNanos, row.balance_nanos, details);
-      return row.balance_nanos;
+        where id = ${organizationId}`);
+      if (changed === 0) throw notFound("organization", organizationId);
+      const balance = (await spendableNanos(tx, organizationId)) as number;
+      await this.appendEntry(tx, organizationId, kind, amountNanos, balance, details);
+      return balance;
     });
   }
 

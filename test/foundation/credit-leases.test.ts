@@ -215,6 +215,18 @@ describe.each(BOTH_DATABASES)("credit leases on $name", (kind) => {
     });
   });
 
+  it("states the balance with what open leases have not spent when credits are added", async () => {
+    const orgId = await orgWith(1_000_000);
+    const ledger = new Ledger(services.database.db, services.clock, "prc_lease_topup");
+    const hold = await ledger.holdForRequest(orgId, 100_000, "r");
+    expect(await services.ledger.credit(orgId, 500_000, "topup")).toBe(1_500_000);
+    const [entry] = (await services.ledger.entries(orgId)).slice(-1);
+    expect(entry?.balance_after_nanos).toBe(1_500_000);
+    await ledger.settle(hold, 100_000, { memo: "x" });
+    await ledger.close();
+    expect(await services.ledger.balance(orgId)).toBe(1_400_000);
+  });
+
   it("gives an idle lease back to the balance", async () => {
     const orgId = await orgWith(1_000_000);
     let now = services.clock.now();
