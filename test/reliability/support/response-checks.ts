@@ -77,6 +77,44 @@ function streamProblems(text: string, contract: OpenApiContract): string[] {
   return problems;
 }
 
+/** The events that may end a Responses stream (an `error` event comes before `response.failed`). */
+const RESPONSE_STREAM_ENDS = new Set([
+  "response.completed",
+  "response.incomplete",
+  "response.failed",
+]);
+
+/**
+ * Named server-sent events, as OpenAI's Responses stream sends them: `event: {type}` and a JSON
+ * `data` line of that type, numbered in order, ending with the response's final state; no
+ * `[DONE]`.
+ */
+function namedStreamProblems(text: string): string[] {
+  const events = text
+    .split("\n\n")
+    .map((event) => event.trim())
+    .filter((event) => event !== "" && !event.startsWith(":"));
+  const problems: string[] = [];
+  let last = "";
+  events.forEach((event, index) => {
+    const [nameLine = "", dataLine = "", ...rest] = event.split("\n");
+    const name = nameLine.replace(/^event: /, "");
+    const data = parsed(dataLine.replace(/^data: /, ""));
+    const value = data.ok ? (data.value as { type?: unknown; sequence_number?: unknown }) : null;
+    if (!nameLine.startsWith("event: ") || !dataLine.startsWith("data: ") || rest.length > 0) {
+      problems.push(`stream event is not an event and a data line: ${event.slice(0, 200)}`);
+    } else if (!value || value.type !== name) {
+      problems.push(`stream event's data is not a JSON '${name}' event: ${event.slice(0, 200)}`);
+    } else if (value.sequence_number !== index) {
+      problems.push(`stream event ${index} is numbered ${String(value.sequence_number)}`);
+    }
+    last = name;
+  });
+  if (!RESPONSE_STREAM_ENDS.has(last))
+    problems.push(`stream ends with '${last}', not a final state`);
+  return problems;
+}
+
 /** Every promise one answer breaks; empty when it keeps them all. */
 export function responseViolations(
   request: FuzzRequest,
@@ -96,7 +134,12 @@ export function responseViolations(
   if (request.method === "HEAD") return problems;
   if (response.status >= 400) problems.push(...errorShapeProblems(response, context.contract));
   if (response.contentType.startsWith("text/event-stream")) {
-    problems.push(...streamProblems(response.text, context.contract));
+    const named = /\/responses$/.test(request.path.split("?")[0] ?? "");
+    problems.push(
+      ...(named
+        ? namedStreamProblems(response.text)
+        : streamProblems(response.text, context.contract)),
+    );
   }
   const path = request.path.split("?")[0] ?? "";
   const template = context.contract.templateOf(request.method, path);
