@@ -409,6 +409,8 @@ describe("the dashboard in headless Chromium", () => {
     const org = await server.createOrg("1");
     const page = await open();
     await page.goto(`${server.url}/dashboard/`);
+    // React renders after the load event: Tab before the form exists would focus nothing.
+    await page.locator("#api-key").waitFor();
     await page.keyboard.press("Tab");
     expect(await inPage(page, "document.activeElement?.id")).toBe("api-key");
     await page.keyboard.type(org.apiKey);
