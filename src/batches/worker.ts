@@ -87,7 +87,7 @@ const CANCELLED = {
  * all coordination is through leases in it, so a killed worker's work is picked up by the next.
  */
 export class BatchWorker {
-  readonly id = newId("wrk_", 12);
+  readonly id = newId("wrk_", 20);
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly maxAttempts: number;

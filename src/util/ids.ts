@@ -36,7 +36,29 @@ export function isWellFormedId(text: string): boolean {
 
 const WELL_FORMED_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** A public identifier such as `org_3kTq…`, `file-9Xa…` or `batch_Q2p…`. */
+/**
+ * Leading characters of an id that spell the millisecond it was made, in base62 (whose digits are
+ * in ASCII order), so later ids sort after earlier ones. Ids are primary keys and ledger
+ * references: sorted ones go to the end of their index, where random ones would land on a
+ * different page each, and every commit would rewrite pages all over it (about four times the
+ * cost of each insert on a ledger of a few hundred thousand entries).
+ */
+const TIME_CHARACTERS = 8;
+
+function timeBase62(milliseconds: number): string {
+  let out = "";
+  let rest = Math.floor(milliseconds);
+  for (let i = 0; i < TIME_CHARACTERS; i++) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+/**
+ * A public identifier such as `org_3kTq…`, `file-9Xa…` or `batch_Q2p…`: its creation time, then
+ * random characters (16 of the default 24, about 95 bits).
+ */
 export function newId(prefix: string, length = 24): string {
-  return `${prefix}${randomBase62(length)}`;
+  return `${prefix}${timeBase62(Date.now())}${randomBase62(length - TIME_CHARACTERS)}`;
 }
