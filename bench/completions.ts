@@ -5,10 +5,13 @@
  * its own process. Sibyl is judged against the bare proxy, which carries the same hop.
  * With `upstreamDelayMs` the model server takes that long per reply, which shows Sibyl's
  * overhead next to a realistic model; that run is reported without targets.
+ * Each row also shows the CPU the target's own process spent per response, warm-up included: on
+ * a shared machine rates swing with the neighbours' load, CPU per response much less.
  */
 import { createTestDatabase } from "../test/support/postgres.js";
 import { runChild, startChild } from "./children.js";
 import type { LoadArgs, LoadResult } from "./load-process.js";
+import { processCpuMs } from "./process-cpu.js";
 
 export interface CompletionsBenchOptions {
   durationSeconds: number;
@@ -21,9 +24,14 @@ export interface CompletionsBenchOptions {
 export const TARGET_NAMES = ["direct", "proxy", "sqlite", "postgres"] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
+/** A target's load result and the CPU its own process spent per response (ms). */
+export interface TargetResult extends LoadResult {
+  cpuMsPerResponse: number;
+}
+
 export interface CompletionsBenchRow {
   connections: number;
-  results: Record<TargetName, LoadResult>;
+  results: Record<TargetName, TargetResult>;
 }
 
 export interface CompletionsBenchReport {
@@ -61,6 +69,7 @@ interface Request {
 
 interface Started {
   request: Request;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -78,6 +87,7 @@ async function startSibyl(upstreamUrl: string, databaseUrl?: string): Promise<St
       },
       body: JSON.stringify({ model: sibyl.ready.model, ...question }),
     },
+    pid: sibyl.process.pid as number,
     stop: () => sibyl.stop(),
   };
 }
@@ -114,6 +124,13 @@ export async function benchCompletions(
       sqlite: sqlite.request,
       postgres: postgres.request,
     };
+    // The process whose CPU is the target's own cost: the model server itself when direct.
+    const pids: Record<TargetName, number> = {
+      direct: upstream.process.pid as number,
+      proxy: proxy.process.pid as number,
+      sqlite: sqlite.pid,
+      postgres: postgres.pid,
+    };
     const rows: CompletionsBenchRow[] = [];
     for (const connections of options.connections) {
       const common = {
@@ -121,8 +138,14 @@ export async function benchCompletions(
         durationSeconds: options.durationSeconds,
         warmupSeconds: options.warmupSeconds,
       };
-      const results = {} as Record<TargetName, LoadResult>;
-      for (const name of TARGET_NAMES) results[name] = await load({ ...requests[name], ...common });
+      const results = {} as Record<TargetName, TargetResult>;
+      for (const name of TARGET_NAMES) {
+        const cpuBefore = processCpuMs(pids[name]);
+        const result = await load({ ...requests[name], ...common });
+        const responses = result.warmupResponses + result.completed + result.non2xx;
+        const cpuMsPerResponse = (processCpuMs(pids[name]) - cpuBefore) / Math.max(1, responses);
+        results[name] = { ...result, cpuMsPerResponse };
+      }
       rows.push({ connections, results });
     }
     const report = {
@@ -189,7 +212,7 @@ function printReport(report: CompletionsBenchReport): void {
   const lines = [
     `POST /v1/chat/completions (non-streaming), loopback, ${upstream}`,
     "",
-    "conns  target            req/s    p50 ms    p99 ms  rate/proxy  p50-proxy ms  non-2xx  errors",
+    "conns  target            req/s    p50 ms    p99 ms  rate/proxy  p50-proxy ms  CPU ms/req  non-2xx  errors",
   ];
   for (const row of report.rows) {
     const proxy = row.results.proxy;
@@ -204,6 +227,7 @@ function printReport(report: CompletionsBenchReport): void {
           ms(result.p99).padStart(8),
           pct(result.requestsPerSecond / proxy.requestsPerSecond).padStart(10),
           ms(result.p50 - proxy.p50).padStart(12),
+          ms(result.cpuMsPerResponse).padStart(10),
           String(result.non2xx).padStart(7),
           String(result.errors).padStart(6),
         ].join("  "),

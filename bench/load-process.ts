@@ -24,6 +24,8 @@ export interface LoadResult {
   autocannonP50: number;
   autocannonP99: number;
   completed: number;
+  /** Responses during warm-up, not counted in the figures above. */
+  warmupResponses: number;
   non2xx: number;
   errors: number;
 }
@@ -38,7 +40,9 @@ const options = {
   timeout: 10,
 };
 
-if (args.warmupSeconds > 0) await autocannon({ ...options, duration: args.warmupSeconds });
+const warmup =
+  args.warmupSeconds > 0 ? await autocannon({ ...options, duration: args.warmupSeconds }) : null;
+const warmupResponses = warmup ? warmup["2xx"] + warmup.non2xx : 0;
 
 const times: number[] = [];
 const instance = autocannon({ ...options, duration: args.durationSeconds });
@@ -56,6 +60,7 @@ const report: LoadResult = {
   autocannonP50: result.latency.p50,
   autocannonP99: result.latency.p99,
   completed: result["2xx"],
+  warmupResponses,
   non2xx: result.non2xx,
   errors: result.errors + result.timeouts,
 };
