@@ -7,17 +7,24 @@ interface Cached<T> {
 }
 
 /**
- * Keys as last read, by digest, for processes that hear about every change to a key: on
- * PostgreSQL the database announces each revocation, expiry, scope or limit change (a trigger on
- * `api_keys`) to every process, which then forgets what it cached. Caching is on only while
- * those announcements can be heard; a process that stops hearing them (its listening connection
- * lost) forgets everything and reads every key again until it hears them once more.
+ * Keys as last read, by digest, for processes that learn of every change to a key made
+ * elsewhere. On PostgreSQL the database announces each revocation, expiry, scope or limit change
+ * (a trigger on `api_keys`) to every process, which then forgets what it cached; caching is on
+ * only while those announcements can be heard, and a process that stops hearing them (its
+ * listening connection lost) reads every key again until it hears them once more. On SQLite the
+ * process asks the database, before each use, whether another connection has written since
+ * (`followVersion`). Changes made in this process are reported by the code that makes them.
  */
 export class KeyCache<T> {
   private readonly entries = new Map<string, Cached<T>>();
   private hearing = false;
+  /** Counts the moments cached keys went stale: a read begun before one is not cached. */
+  private generation = 0;
+  private version: (() => number) | null = null;
+  private seenVersion = 0;
 
   get(digest: string, nowMs: number): T | undefined {
+    this.checkVersion();
     const cached = this.entries.get(digest);
     if (!cached) return undefined;
     if (cached.until > nowMs) return cached.value;
@@ -25,18 +32,46 @@ export class KeyCache<T> {
     return undefined;
   }
 
-  set(digest: string, value: T, nowMs: number): void {
-    if (this.hearing) this.entries.set(digest, { value, until: nowMs + TRUST_MS });
+  /** Taken before reading a key from the database, and given back to `set` with what was read. */
+  ticket(): number {
+    this.checkVersion();
+    return this.generation;
+  }
+
+  /** Caches a key read under `ticket`, unless a change may have come in since the read began. */
+  set(digest: string, value: T, nowMs: number, ticket: number): void {
+    if (this.hearing && ticket === this.generation) {
+      this.entries.set(digest, { value, until: nowMs + TRUST_MS });
+    }
   }
 
   /** A key changed somewhere: read every key again. */
   changed(): void {
+    this.generation++;
     this.entries.clear();
   }
 
   /** Whether changes are being heard now; each turn forgets what was cached. */
   listening(hearing: boolean): void {
     this.hearing = hearing;
-    this.entries.clear();
+    this.changed();
+  }
+
+  /**
+   * Caches keys while `version` stays the same: it changes whenever another connection to the
+   * database commits (SQLite's `data_version`), which may have changed a key.
+   */
+  followVersion(version: () => number): void {
+    this.version = version;
+    this.seenVersion = version();
+    this.listening(true);
+  }
+
+  private checkVersion(): void {
+    if (!this.version) return;
+    const version = this.version();
+    if (version === this.seenVersion) return;
+    this.seenVersion = version;
+    this.changed();
   }
 }

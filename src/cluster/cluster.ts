@@ -2,7 +2,7 @@
  * What the processes sharing one database tell each other. On PostgreSQL several API and worker
  * processes run side by side: batch work is announced with NOTIFY, and each periodic sweep is
  * run by one process of the cluster at a time, the one holding its advisory lock. On SQLite one
- * process does everything, and leads every duty.
+ * process serves the API and leads every duty.
  */
 export interface Cluster {
   /** Tells every process of the cluster (this one too) that batches or lines may be runnable. */
@@ -16,8 +16,8 @@ export interface Cluster {
    */
   leads(duty: ClusterDuty): Promise<boolean>;
   /**
-   * Tells `watcher` about every change to a key made by any process, and whether such changes
-   * can be heard at all right now (never, for a process on its own).
+   * Tells `watcher` about every change to a key made by any other process, and whether such
+   * changes can be heard at all right now; on SQLite, how to ask whether another process wrote.
    */
   watchKeyChanges(watcher: KeyChangeWatcher): void;
   close(): Promise<void>;
@@ -26,6 +26,8 @@ export interface Cluster {
 export interface KeyChangeWatcher {
   changed(): void;
   listening(hearing: boolean): void;
+  /** Keys may have changed whenever `version` gives a new number. */
+  followVersion(version: () => number): void;
 }
 
 export type ClusterDuty = "files" | "batch-leases";
@@ -33,6 +35,9 @@ export type ClusterDuty = "files" | "batch-leases";
 /** One process on its own: announcements stay in the process, and it leads every duty. */
 export class LocalCluster implements Cluster {
   private readonly listeners = new Set<() => void>();
+
+  /** `dataVersion`: on SQLite, a number that changes whenever another connection commits. */
+  constructor(private readonly dataVersion?: () => number) {}
 
   announceBatchWork(): void {
     for (const listener of this.listeners) listener();
@@ -47,8 +52,13 @@ export class LocalCluster implements Cluster {
     return true;
   }
 
-  /** On its own, a process has no announcements of key changes to hear. */
-  watchKeyChanges(): void {}
+  /**
+   * No announcements come to a process on its own, but SQLite tells it when another process (a
+   * worker, a CLI command) has written to the database, which may have changed a key.
+   */
+  watchKeyChanges(watcher: KeyChangeWatcher): void {
+    if (this.dataVersion) watcher.followVersion(this.dataVersion);
+  }
 
   async close(): Promise<void> {}
 }

@@ -10,7 +10,7 @@ export async function openCluster(
   handle: DatabaseHandle,
   log: ClusterLog,
 ): Promise<Cluster> {
-  if (handle.dialect !== "postgres") return new LocalCluster();
+  if (handle.dialect !== "postgres") return new LocalCluster(handle.dataVersion);
   const cluster = new PostgresCluster({
     client: postgresClientConfig(database.url, {
       statementTimeoutMs: database.statement_timeout_ms,

@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** Kysely itself, for migrations. */
   kysely: Kysely<Database>;
+  /** SQLite only: a number that changes whenever another connection commits to the file. */
+  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -84,10 +86,12 @@ function connectSqlite(file: string): DatabaseHandle {
   const kysely = new Kysely<Database>({
     dialect: new QueuedSqliteDialect({ database: connection }, turns),
   });
+  const dataVersion = sqlite.prepare("pragma data_version").pluck();
   return {
     db: sqliteDatabase(kysely, connection, turns),
     dialect: "sqlite",
     kysely,
+    dataVersion: () => dataVersion.get() as number,
     close: async () => {
       await checkpointer?.stop();
       await kysely.destroy();

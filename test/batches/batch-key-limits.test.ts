@@ -273,6 +273,9 @@ describe.each(["sqlite", "postgres"] as const)("batches spend under their key on
       .set({ expires_at: now - 1 })
       .where("id", "=", expiring.id)
       .execute();
+    // Written behind the service's back on its own connection: tell its key cache, as Sibyl's
+    // own key changes do.
+    server.services.apiKeys.keysChanged();
     const refused = await request(server.url, "/v1/batches", { apiKey: expiring.value });
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ error: { code: "api_key_expired" } });

@@ -1,0 +1,105 @@
+import Database from "better-sqlite3";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IssuedKey } from "../../src/auth/api-keys.js";
+import { KeyCache } from "../../src/auth/key-cache.js";
+import type { Services } from "../../src/services.js";
+import { type DatabaseUnderTest, sqliteDatabase as sqliteKind } from "./support/databases.js";
+
+describe("API keys cached by a process on SQLite", () => {
+  let database: DatabaseUnderTest;
+  /** `a` serves requests; `b` is another process on the same file (a worker, a CLI command). */
+  let a: Services;
+  let b: Services;
+
+  beforeAll(async () => {
+    database = await sqliteKind.create();
+    a = await database.open();
+    b = await database.open();
+  });
+
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  async function keyInUse(): Promise<{ organizationId: string; key: IssuedKey }> {
+    const org = await a.organizations.create("cached keys");
+    const key = await a.apiKeys.issue(org.id);
+    expect(await a.apiKeys.authenticate(key.api_key)).not.toBeNull();
+    return { organizationId: org.id, key };
+  }
+
+  /** Revokes on `a`'s own connection without telling its key cache, as nothing in Sibyl does. */
+  function revokeBehindTheCache(key: IssuedKey): Promise<number> {
+    return a.database.db.changes(
+      sql`update api_keys set revoked_at = 1 where id = ${key.api_key_id}`,
+    );
+  }
+
+  it("serves a key it has read from memory while no other connection writes", async () => {
+    const { key } = await keyInUse();
+    expect(await revokeBehindTheCache(key)).toBe(1);
+    expect(await a.apiKeys.authenticate(key.api_key)).not.toBeNull();
+  });
+
+  it("refuses at once a key another process revoked or let expire", async () => {
+    const first = await keyInUse();
+    await b.apiKeys.revoke(first.key.api_key_id);
+    expect(await a.apiKeys.authenticate(first.key.api_key)).toBeNull();
+
+    const second = await keyInUse();
+    await b.database.db.changes(
+      sql`update api_keys set expires_at = 1 where id = ${second.key.api_key_id}`,
+    );
+    expect(await a.apiKeys.check(second.key.api_key)).toEqual({ refused: "expired" });
+  });
+
+  it("reads keys again after another connection writes anything, even by plain SQL", async () => {
+    const { key } = await keyInUse();
+    await revokeBehindTheCache(key);
+    const other = new Database(a.config.database.url.replace(/^sqlite:/, ""));
+    try {
+      other.pragma("busy_timeout = 5000");
+      other
+        .prepare("insert into organizations (id, name, created_at) values ('org_x', 'x', 0)")
+        .run();
+    } finally {
+      other.close();
+    }
+    expect(await a.apiKeys.check(key.api_key)).toEqual({ refused: "revoked" });
+  });
+
+  it("sees a spend limit set by another process, and forgets its own changes at once", async () => {
+    const limited = await keyInUse();
+    await b.organizationKeys.update(limited.organizationId, limited.key.api_key_id, {
+      spendLimitNanos: 1_000,
+    });
+    const check = await a.apiKeys.check(limited.key.api_key);
+    expect("holder" in check && check.holder.spendLimited).toBe(true);
+
+    const own = await keyInUse();
+    await a.organizationKeys.revoke(own.organizationId, own.key.api_key_id);
+    expect(await a.apiKeys.authenticate(own.key.api_key)).toBeNull();
+  });
+});
+
+describe("the key cache", () => {
+  it("does not keep a key read before a change that came in while it was read", () => {
+    const cache = new KeyCache<string>();
+    let version = 1;
+    cache.followVersion(() => version);
+    const before = cache.ticket();
+    version = 2;
+    cache.set("digest", "stale row", 0, before);
+    expect(cache.get("digest", 0)).toBeUndefined();
+
+    const ticket = cache.ticket();
+    cache.changed();
+    cache.set("digest", "stale row", 0, ticket);
+    expect(cache.get("digest", 0)).toBeUndefined();
+
+    cache.set("digest", "fresh row", 0, cache.ticket());
+    expect(cache.get("digest", 0)).toBe("fresh row");
+    expect(cache.get("digest", 60_000)).toBeUndefined();
+  });
+});
