@@ -86,7 +86,7 @@ export async function createServices(
   const payments = config.payments
     ? {
         config: config.payments,
-        ...createPaymentSetup(config.payments, options.env ?? process.env),
+        ...(await createPaymentSetup(config.payments, options.env ?? process.env)),
       }
     : null;
   const researchSources = configuredSources(config.research, {
@@ -140,7 +140,7 @@ export async function createServices(
   });
   const files = new Files(
     database.db,
-    createBlobStore(config.files, options.env ?? process.env),
+    await createBlobStore(config.files, options.env ?? process.env),
     clock,
   );
   const organizations = new Organizations(database.db, clock);

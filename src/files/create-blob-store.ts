@@ -1,18 +1,21 @@
 import type { Config } from "../config/index.js";
 import type { BlobStore } from "./blob-store.js";
 import { DiskBlobStore } from "./disk-store.js";
-import { S3BlobStore } from "./s3-store.js";
 
-/** The blob store the configuration names; S3 credentials come from the named variables. */
-export function createBlobStore(
+/**
+ * The blob store the configuration names; S3 credentials come from the named variables. The S3
+ * client is loaded only for an S3 store: it costs every other process ~10 MB of memory.
+ */
+export async function createBlobStore(
   files: Config["files"],
   env: Record<string, string | undefined>,
-): BlobStore {
+): Promise<BlobStore> {
   if (files.store === "disk") return new DiskBlobStore(files.dir);
   const accessKeyId = files.access_key_id_env ? env[files.access_key_id_env] : undefined;
   const secretAccessKey = files.secret_access_key_env
     ? env[files.secret_access_key_env]
     : undefined;
+  const { S3BlobStore } = await import("./s3-store.js");
   return new S3BlobStore({
     bucket: files.bucket,
     client: {

@@ -2,8 +2,6 @@ import { ConfigError } from "../config/index.js";
 import type { PaymentsConfig } from "../config/resolved.js";
 import { HttpCardProcessor } from "./card/card-api.js";
 import { CardPaymentRail } from "./card/card-rail.js";
-import { ChainPaymentRail } from "./chain/chain-rail.js";
-import { HttpJsonRpcTransport } from "./chain/json-rpc.js";
 import { ChallengeSigner, MIN_SECRET_BYTES } from "./challenge.js";
 import type { PaymentRail } from "./rail.js";
 
@@ -13,11 +11,14 @@ export interface PaymentSetup {
   rails: PaymentRail[];
 }
 
-/** Reads the secrets the configuration names; a missing or short one stops the start. */
-export function createPaymentSetup(
+/**
+ * Reads the secrets the configuration names; a missing or short one stops the start. The chain
+ * rail is loaded only when configured: its EVM library costs every other process ~30 MB.
+ */
+export async function createPaymentSetup(
   config: PaymentsConfig,
   env: Record<string, string | undefined>,
-): PaymentSetup {
+): Promise<PaymentSetup> {
   const secret = env[config.secret_env] ?? "";
   if (Buffer.byteLength(secret, "utf8") < MIN_SECRET_BYTES) {
     throw new ConfigError(
@@ -26,6 +27,10 @@ export function createPaymentSetup(
   }
   const rails: PaymentRail[] = [];
   if (config.chain) {
+    const [{ ChainPaymentRail }, { HttpJsonRpcTransport }] = await Promise.all([
+      import("./chain/chain-rail.js"),
+      import("./chain/json-rpc.js"),
+    ]);
     const node = new HttpJsonRpcTransport(config.chain.rpc_url, config.chain.timeout_ms);
     rails.push(new ChainPaymentRail(config.chain, node));
   }

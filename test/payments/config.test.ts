@@ -56,19 +56,22 @@ describe("payments configuration", () => {
     expect(() => load(payments)).toThrow(where);
   });
 
-  it("refuses a missing or short secret and a missing card key", () => {
+  it("refuses a missing or short secret and a missing card key", async () => {
     const config = load({ chain, card }).payments;
     if (!config) throw new Error("payments expected");
-    expect(() => createPaymentSetup(config, {})).toThrow(
+    await expect(createPaymentSetup(config, {})).rejects.toThrow(
       /SIBYL_PAYMENT_SECRET must hold a secret of at least 32 bytes/,
     );
-    expect(() => createPaymentSetup(config, { SIBYL_PAYMENT_SECRET: "short" })).toThrow(
+    await expect(createPaymentSetup(config, { SIBYL_PAYMENT_SECRET: "short" })).rejects.toThrow(
       ConfigError,
     );
-    expect(() => createPaymentSetup(config, { SIBYL_PAYMENT_SECRET: SECRET })).toThrow(
+    await expect(createPaymentSetup(config, { SIBYL_PAYMENT_SECRET: SECRET })).rejects.toThrow(
       /CARD_KEY is not set/,
     );
-    const setup = createPaymentSetup(config, { SIBYL_PAYMENT_SECRET: SECRET, CARD_KEY: "sk_x" });
+    const setup = await createPaymentSetup(config, {
+      SIBYL_PAYMENT_SECRET: SECRET,
+      CARD_KEY: "sk_x",
+    });
     expect(setup.rails.map((rail) => rail.method)).toEqual(["chain", "card"]);
   });
 });

@@ -3,7 +3,6 @@ import type { NewsFeedConfig } from "../../config/resolved.js";
 import type { Db } from "../../db/database.js";
 import type { Clock } from "../../util/clock.js";
 import { ArchiveStore } from "../archive/archive-store.js";
-import { feedArticles } from "./feed-articles.js";
 import { type FeedValidators, fetchFeed } from "./feed-fetch.js";
 
 export interface WatchedFeed {
@@ -118,6 +117,8 @@ export class FeedWatcher {
         signal: this.stopping.signal,
       });
       if (response.status === "not-modified") return { url, status: "not-modified", inserted: 0 };
+      // The feed parser is loaded by the first poll: processes without feeds never hold it.
+      const { feedArticles } = await import("./feed-articles.js");
       const articles = feedArticles(response.body, url, this.options.clock.now());
       const { inserted } = await this.options.store.insertMany(articles);
       // Remembered only once stored: a failed store is retried in full next time.
