@@ -97,7 +97,7 @@ async function withServer<T>(
     name: "bench",
     creditsNanos: usdToNanos("1000"),
   });
-  const server = await spawnServer(configFile, dataDir, port, NODE_OPTIONS);
+  const server = await spawnServer(configFile, dataDir, port, NODE_OPTIONS, "build");
   try {
     return await work(server.url, key.api_key, server.child.pid ?? 0);
   } finally {
@@ -107,7 +107,10 @@ async function withServer<T>(
   }
 }
 
-/** A 50,000-line batch against the fake upstream, and a 200 MB upload, each in a fresh server. */
+/**
+ * A 50,000-line batch against the fake upstream, and a 200 MB upload, each in a fresh server run
+ * from the build (`npm run build` first), as deployments run it.
+ */
 export async function benchBatches(
   print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<BatchBenchResult> {

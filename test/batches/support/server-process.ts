@@ -32,24 +32,26 @@ export function writeConfig(dir: string, config: Record<string, unknown>): strin
   return file;
 }
 
-/** `nodeOptions`: flags for the server's Node.js, e.g. the heap setting a deployment uses. */
+/** The source run through tsx, or the build (`npm run build`) as a deployment runs it. */
+const ENTRIES = {
+  source: ["--import", "tsx", path.join(ROOT, "src/cli.ts")],
+  build: [path.join(ROOT, "dist/cli.js")],
+} as const;
+
+/**
+ * `nodeOptions`: flags for the server's Node.js, e.g. the heap setting a deployment uses.
+ * `entry`: the build measures memory as deployed; tsx alone adds ~70 MB.
+ */
 export async function spawnServer(
   configFile: string,
   dataDir: string,
   port: number,
   nodeOptions: string[] = [],
+  entry: keyof typeof ENTRIES = "source",
 ) {
   const child = spawn(
     process.execPath,
-    [
-      ...nodeOptions,
-      "--import",
-      "tsx",
-      path.join(ROOT, "src/cli.ts"),
-      "serve",
-      "--config",
-      configFile,
-    ],
+    [...nodeOptions, ...ENTRIES[entry], "serve", "--config", configFile],
     {
       cwd: ROOT,
       env: { ...process.env, SIBYL_DATA_DIR: dataDir },
