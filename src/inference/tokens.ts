@@ -21,9 +21,15 @@ const REPLY_PRIMING_TOKENS = 3;
 
 /**
  * Clients resend the same long system prompts and questions (ensembles, `n` samples, batches),
- * so exact prompt counts are remembered per text, up to this many characters in all.
+ * so exact counts of long prompts are remembered per text, up to this many characters in all
+ * (up to 4 MB of text), the most recently used kept.
  */
-const COUNT_CACHE_CHARACTERS = 8_000_000;
+const COUNT_CACHE_CHARACTERS = 2_000_000;
+/**
+ * Shorter prompts are counted again: that costs at most ~1.5 ms (~25 µs on prose), and a batch's
+ * 50,000 distinct questions would otherwise stay in memory only to be evicted.
+ */
+const MIN_CACHED_CHARACTERS = 512;
 const counted = new Map<string, number>();
 let cachedCharacters = 0;
 
@@ -50,8 +56,14 @@ export function countPromptListTokens(prompts: readonly string[]): number {
   const unknown: string[] = [];
   for (const prompt of prompts) {
     const known = counted.get(prompt);
-    if (known === undefined) unknown.push(prompt);
-    else total += known;
+    if (known === undefined) {
+      unknown.push(prompt);
+      continue;
+    }
+    total += known;
+    // Moved to the end, so a prompt in steady use outlives a stream of one-off ones.
+    counted.delete(prompt);
+    counted.set(prompt, known);
   }
   const unknownCharacters = unknown.reduce((sum, prompt) => sum + prompt.length, 0);
   if (unknownCharacters > EXACT_CHARACTERS) return total + estimateTokens(unknown);
@@ -66,7 +78,7 @@ export function countPromptListTokens(prompts: readonly string[]): number {
 /** Only exact counts are remembered: an estimate costs no more to make again. */
 function remember(text: string, count: number): void {
   // The same text may come twice in one list; its characters are counted once.
-  if (counted.has(text)) return;
+  if (text.length < MIN_CACHED_CHARACTERS || counted.has(text)) return;
   counted.set(text, count);
   cachedCharacters += text.length;
   // Maps iterate in insertion order: the oldest entries go first.

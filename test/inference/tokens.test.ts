@@ -29,7 +29,8 @@ describe("token counting", () => {
 
   it("counts a prompt sent again as it counted it the first time", () => {
     const prompts = Array.from({ length: 200 }, (_, i) =>
-      `Question ${i}: will index ${i * 7} close above ${i * 13}? `.repeat((i % 5) + 1),
+      // Long enough to be remembered.
+      `Question ${i}: will index ${i * 7} close above ${i * 13}? `.repeat(10 * ((i % 5) + 1)),
     );
     const first = prompts.map(countPromptTokens);
     expect(first).toEqual(prompts.map(countTextTokens));
