@@ -1,5 +1,11 @@
 /** How long a key looked up is trusted without reading it again, at most. */
 const TRUST_MS = 60_000;
+/**
+ * How often SQLite is asked whether another connection has written: asking takes a read lock
+ * (~20 µs, more than the rest of a cached lookup), so another process's key change is seen
+ * within this long rather than at once.
+ */
+const VERSION_CHECK_MS = 100;
 
 interface Cached<T> {
   value: T;
@@ -12,8 +18,9 @@ interface Cached<T> {
  * (a trigger on `api_keys`) to every process, which then forgets what it cached; caching is on
  * only while those announcements can be heard, and a process that stops hearing them (its
  * listening connection lost) reads every key again until it hears them once more. On SQLite the
- * process asks the database, before each use, whether another connection has written since
- * (`followVersion`). Changes made in this process are reported by the code that makes them.
+ * process asks the database, at most every VERSION_CHECK_MS, whether another connection has
+ * written since (`followVersion`). Changes made in this process are reported by the code that
+ * makes them, and take effect at once.
  */
 export class KeyCache<T> {
   private readonly entries = new Map<string, Cached<T>>();
@@ -22,6 +29,8 @@ export class KeyCache<T> {
   private generation = 0;
   private version: (() => number) | null = null;
   private seenVersion = 0;
+  /** When the version was last asked, by the monotonic clock (a test's fixed clock never moves). */
+  private versionCheckedAt = Number.NEGATIVE_INFINITY;
 
   get(digest: string, nowMs: number): T | undefined {
     this.checkVersion();
@@ -64,11 +73,15 @@ export class KeyCache<T> {
   followVersion(version: () => number): void {
     this.version = version;
     this.seenVersion = version();
+    this.versionCheckedAt = performance.now();
     this.listening(true);
   }
 
   private checkVersion(): void {
     if (!this.version) return;
+    const now = performance.now();
+    if (now - this.versionCheckedAt < VERSION_CHECK_MS) return;
+    this.versionCheckedAt = now;
     const version = this.version();
     if (version === this.seenVersion) return;
     this.seenVersion = version;

@@ -20,16 +20,13 @@ const MESSAGE_OVERHEAD_TOKENS = 4;
 const REPLY_PRIMING_TOKENS = 3;
 
 /**
- * Clients resend the same long system prompts and questions (ensembles, `n` samples, batches),
- * so exact counts of long prompts are remembered per text, up to this many characters in all
- * (up to 4 MB of text), the most recently used kept.
+ * Clients resend the same system prompts and questions (ensembles, `n` samples, retries, bots
+ * asking again), so exact counts are remembered per text, up to this many characters in all (up
+ * to 4 MB of text), the most recently used kept: a batch's stream of one-off questions pushes
+ * out only older one-off questions. Counting even a short prompt again costs ~25 µs, a tenth of
+ * a whole request's own work.
  */
 const COUNT_CACHE_CHARACTERS = 2_000_000;
-/**
- * Shorter prompts are counted again: that costs at most ~1.5 ms (~25 µs on prose), and a batch's
- * 50,000 distinct questions would otherwise stay in memory only to be evicted.
- */
-const MIN_CACHED_CHARACTERS = 512;
 const counted = new Map<string, number>();
 let cachedCharacters = 0;
 
@@ -78,7 +75,7 @@ export function countPromptListTokens(prompts: readonly string[]): number {
 /** Only exact counts are remembered: an estimate costs no more to make again. */
 function remember(text: string, count: number): void {
   // The same text may come twice in one list; its characters are counted once.
-  if (text.length < MIN_CACHED_CHARACTERS || counted.has(text)) return;
+  if (counted.has(text)) return;
   counted.set(text, count);
   cachedCharacters += text.length;
   // Maps iterate in insertion order: the oldest entries go first.
