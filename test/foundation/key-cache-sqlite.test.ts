@@ -55,14 +55,14 @@ describe("API keys cached by a process on SQLite", () => {
   it("refuses within moments a key another process revoked or let expire", async () => {
     const first = await keyInUse();
     await b.apiKeys.revoke(first.key.api_key_id);
-    const revoked = { refused: "revoked" };
+    const revoked = { refused: "revoked" } as const;
     expect(await eventually(() => a.apiKeys.check(first.key.api_key), revoked)).toEqual(revoked);
 
     const second = await keyInUse();
     await b.database.db.changes(
       sql`update api_keys set expires_at = 1 where id = ${second.key.api_key_id}`,
     );
-    const expired = { refused: "expired" };
+    const expired = { refused: "expired" } as const;
     expect(await eventually(() => a.apiKeys.check(second.key.api_key), expired)).toEqual(expired);
   });
 
@@ -78,7 +78,7 @@ describe("API keys cached by a process on SQLite", () => {
     } finally {
       other.close();
     }
-    const revoked = { refused: "revoked" };
+    const revoked = { refused: "revoked" } as const;
     expect(await eventually(() => a.apiKeys.check(key.api_key), revoked)).toEqual(revoked);
   });
 
