@@ -1,20 +1,12 @@
+import { isDeepStrictEqual } from "node:util";
 import Database from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IssuedKey } from "../../src/auth/api-keys.js";
+import type { IssuedKey, KeyCheck } from "../../src/auth/api-keys.js";
 import { KeyCache } from "../../src/auth/key-cache.js";
 import type { Services } from "../../src/services.js";
+import { eventually } from "../completions/support/money.js";
 import { type DatabaseUnderTest, sqliteDatabase as sqliteKind } from "./support/databases.js";
-
-/** Polls `check` until it gives `want`, or gives up after two seconds; returns the last answer. */
-async function eventually<T>(check: () => Promise<T>, want: T): Promise<T> {
-  const deadline = Date.now() + 2_000;
-  for (;;) {
-    const answer = await check();
-    if (JSON.stringify(answer) === JSON.stringify(want) || Date.now() > deadline) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("API keys cached by a process on SQLite", () => {
   let database: DatabaseUnderTest;
@@ -31,6 +23,14 @@ describe("API keys cached by a process on SQLite", () => {
   afterAll(async () => {
     await database?.dispose();
   });
+
+  /** `a`'s check of a key once it is `want`; fails when it is not within two seconds. */
+  function checkBecoming(presented: string, want: KeyCheck): Promise<KeyCheck> {
+    return eventually(async () => {
+      const check = await a.apiKeys.check(presented);
+      return isDeepStrictEqual(check, want) ? check : undefined;
+    }, 2_000);
+  }
 
   async function keyInUse(): Promise<{ organizationId: string; key: IssuedKey }> {
     const org = await a.organizations.create("cached keys");
@@ -56,14 +56,14 @@ describe("API keys cached by a process on SQLite", () => {
     const first = await keyInUse();
     await b.apiKeys.revoke(first.key.api_key_id);
     const revoked = { refused: "revoked" } as const;
-    expect(await eventually(() => a.apiKeys.check(first.key.api_key), revoked)).toEqual(revoked);
+    expect(await checkBecoming(first.key.api_key, revoked)).toEqual(revoked);
 
     const second = await keyInUse();
     await b.database.db.changes(
       sql`update api_keys set expires_at = 1 where id = ${second.key.api_key_id}`,
     );
     const expired = { refused: "expired" } as const;
-    expect(await eventually(() => a.apiKeys.check(second.key.api_key), expired)).toEqual(expired);
+    expect(await checkBecoming(second.key.api_key, expired)).toEqual(expired);
   });
 
   it("reads keys again after another connection writes anything, even by plain SQL", async () => {
@@ -79,7 +79,7 @@ describe("API keys cached by a process on SQLite", () => {
       other.close();
     }
     const revoked = { refused: "revoked" } as const;
-    expect(await eventually(() => a.apiKeys.check(key.api_key), revoked)).toEqual(revoked);
+    expect(await checkBecoming(key.api_key, revoked)).toEqual(revoked);
   });
 
   it("sees a spend limit set by another process, and forgets its own changes at once", async () => {
@@ -91,7 +91,7 @@ describe("API keys cached by a process on SQLite", () => {
       const check = await a.apiKeys.check(limited.key.api_key);
       return "holder" in check && check.holder.spendLimited;
     };
-    expect(await eventually(spendLimited, true)).toBe(true);
+    expect(await eventually(async () => (await spendLimited()) || undefined, 2_000)).toBe(true);
 
     const own = await keyInUse();
     await a.organizationKeys.revoke(own.organizationId, own.key.api_key_id);
