@@ -7,15 +7,13 @@ import { createServices } from "../src/services.js";
 import { chatLine } from "../test/batches/support/batch-server.js";
 import { freePort, spawnServer, writeConfig } from "../test/batches/support/server-process.js";
 import { startFakeUpstream } from "../test/support/fake-upstream.js";
+import { DEPLOYED_NODE_OPTIONS } from "./node-options.js";
 
 const BATCH_LINES = 50_000;
 const UPLOAD_BYTES = 200 * 1024 * 1024;
 const MB = 1024 * 1024;
 /** Target: the server running a 50,000-line batch stays under this peak resident set. */
 export const MAX_BATCH_PEAK_RSS_MB = 200;
-/** As README recommends for deployments: a ceiling far above the live heap (~60 MB) that keeps V8
- * collecting in proportion to it rather than to the machine's memory. */
-const NODE_OPTIONS = ["--max-old-space-size=1024"];
 
 export interface BatchBenchResult {
   linesPerSecond: number;
@@ -97,7 +95,7 @@ async function withServer<T>(
     name: "bench",
     creditsNanos: usdToNanos("1000"),
   });
-  const server = await spawnServer(configFile, dataDir, port, NODE_OPTIONS, "build");
+  const server = await spawnServer(configFile, dataDir, port, DEPLOYED_NODE_OPTIONS, "build");
   try {
     return await work(server.url, key.api_key, server.child.pid ?? 0);
   } finally {
@@ -154,7 +152,7 @@ export async function benchBatches(
       };
     });
     print(
-      `batches: ${BATCH_LINES} lines in ${batch.seconds.toFixed(1)} s = ${batch.linesPerSecond} lines/s (validation to output files), peak RSS ${batch.peak} MB (${batch.idle} MB before the upload) with ${NODE_OPTIONS.join(" ")}`,
+      `batches: ${BATCH_LINES} lines in ${batch.seconds.toFixed(1)} s = ${batch.linesPerSecond} lines/s (validation to output files), peak RSS ${batch.peak} MB (${batch.idle} MB before the upload) with ${DEPLOYED_NODE_OPTIONS.join(" ")}`,
     );
     const upload = await withServer(upstream.url, async (url, apiKey, pid) => {
       const started = Date.now();
@@ -162,7 +160,7 @@ export async function benchBatches(
       return { peak: peakRssMb(pid), mb: file.bytes / MB, seconds: (Date.now() - started) / 1000 };
     });
     print(
-      `files: ${upload.mb.toFixed(0)} MB upload in ${upload.seconds.toFixed(1)} s, peak RSS ${upload.peak} MB with ${NODE_OPTIONS.join(" ")}`,
+      `files: ${upload.mb.toFixed(0)} MB upload in ${upload.seconds.toFixed(1)} s, peak RSS ${upload.peak} MB with ${DEPLOYED_NODE_OPTIONS.join(" ")}`,
     );
     const passed = batch.peak < MAX_BATCH_PEAK_RSS_MB;
     print(

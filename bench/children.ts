@@ -8,10 +8,18 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript file of this folder as its own Node process, with `args` as JSON. */
-export function startChild<T>(file: string, args: unknown): Promise<Child<T>> {
+/**
+ * Runs a TypeScript file of this folder as its own Node process, with `args` as JSON, and the
+ * given Node options.
+ */
+export function startChild<T>(
+  file: string,
+  args: unknown,
+  nodeOptions: readonly string[] = [],
+): Promise<Child<T>> {
   const script = fileURLToPath(new URL(file, import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(args)], {
+  const argv = [...nodeOptions, "--import", "tsx", script, JSON.stringify(args)];
+  const child = spawn(process.execPath, argv, {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

@@ -11,6 +11,7 @@
 import { createTestDatabase } from "../test/support/postgres.js";
 import { runChild, startChild } from "./children.js";
 import type { LoadArgs, LoadResult } from "./load-process.js";
+import { DEPLOYED_NODE_OPTIONS } from "./node-options.js";
 import { processCpuMs } from "./process-cpu.js";
 
 export interface CompletionsBenchOptions {
@@ -77,6 +78,7 @@ async function startSibyl(upstreamUrl: string, databaseUrl?: string): Promise<St
   const sibyl = await startChild<{ url: string; apiKey: string; model: string }>(
     "./sibyl-process.ts",
     { upstreamUrl, databaseUrl },
+    DEPLOYED_NODE_OPTIONS,
   );
   return {
     request: {

@@ -1,17 +1,23 @@
 /**
- * A Sibyl server for the benchmark: the real app on loopback over a fresh SQLite file (or the
- * PostgreSQL database given), with an upstream model, authentication, credits, rate limiting and
- * usage accounting all on. Argument: `{"upstreamUrl": …, "databaseUrl"?: …}`. Prints
- * `{"url", "apiKey", "model"}` once it listens.
+ * A Sibyl server for the benchmark: the real app, from the build (`npm run build` first) as
+ * deployments run it, on loopback over a fresh SQLite file (or the PostgreSQL database given),
+ * with an upstream model, authentication, credits, rate limiting and usage accounting all on.
+ * Argument: `{"upstreamUrl": …, "databaseUrl"?: …}`. Prints `{"url", "apiKey", "model"}` once it
+ * listens.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
-import { buildApp } from "../src/app.js";
-import { usdToNanos } from "../src/billing/money.js";
-import { loadConfig } from "../src/config/index.js";
-import { createServices } from "../src/services.js";
+
+const build = new URL("../dist/", import.meta.url);
+const fromBuild = <T>(file: string) => import(new URL(file, build).href) as Promise<T>;
+await fromBuild("runtime-flags.js");
+const { buildApp } = await fromBuild<typeof import("../src/app.js")>("app.js");
+const { usdToNanos } =
+  await fromBuild<typeof import("../src/billing/money.js")>("billing/money.js");
+const { loadConfig } = await fromBuild<typeof import("../src/config/index.js")>("config/index.js");
+const { createServices } = await fromBuild<typeof import("../src/services.js")>("services.js");
 
 const BENCH_MODEL = "bench-model";
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import "./runtime-flags.js";
 import { runCli } from "./cli/run.js";
 
 process.exitCode = await runCli(process.argv.slice(2), {
