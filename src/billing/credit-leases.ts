@@ -301,14 +301,21 @@ export class CreditLeases {
 
   /** Writes pending charges in groups until none are left. */
   private async writeAll(): Promise<void> {
-    // Charges settled in this round of I/O join the first group.
-    await nextTurn();
     while (this.pending.length > 0) {
-      const group = this.pending;
-      this.pending = [];
-      await this.writeGroup(group);
+      if (this.db.dialect === "sqlite") await this.writeRoundOnSqlite();
+      else {
+        // Charges settled in this round of I/O join the first group.
+        await nextTurn();
+        await this.writeGroup(this.takePending());
+      }
     }
     this.writing = null;
+  }
+
+  private takePending(): PendingCharge[] {
+    const group = this.pending;
+    this.pending = [];
+    return group;
   }
 
   private async writeGroup(group: PendingCharge[]): Promise<void> {
@@ -318,6 +325,48 @@ export class CreditLeases {
         this.writeOrganization(organizationId, charges, now),
       ),
     );
+  }
+
+  /**
+   * SQLite starts a transaction once the round of I/O that asked for it ends (sqlite-database.ts),
+   * so the charges settled in that round are taken when it starts: one transaction, and no extra
+   * turn of the event loop for the reply to wait. Each organization's charges are undone alone
+   * should they fail.
+   */
+  private async writeRoundOnSqlite(): Promise<void> {
+    let group: PendingCharge[] = [];
+    let outcomes: { charges: PendingCharge[]; written?: Written; error?: unknown }[];
+    try {
+      outcomes = await this.db.transaction(async (tx) => {
+        group = this.takePending();
+        const now = unixSeconds(this.clock);
+        const organizations = [...byOrganization(group)];
+        if (organizations.length === 1) {
+          const [organizationId, charges] = organizations[0] as [string, PendingCharge[]];
+          return [{ charges, written: await writeCharges(tx, organizationId, charges, now) }];
+        }
+        const results = [];
+        for (const [organizationId, charges] of organizations) {
+          try {
+            const written = await tx.transaction((inner) =>
+              writeCharges(inner, organizationId, charges, now),
+            );
+            results.push({ charges, written });
+          } catch (error) {
+            results.push({ charges, error });
+          }
+        }
+        return results;
+      });
+    } catch (error) {
+      // A transaction that could not even start fails the charges it would have taken.
+      this.failCharges(group.length > 0 ? group : this.takePending(), error);
+      return;
+    }
+    for (const { charges, written, error } of outcomes) {
+      if (written) this.applyWritten(charges, written);
+      else this.failCharges(charges, error);
+    }
   }
 
   /** Writes one organization's charges, and settles or fails their requests. */
@@ -332,17 +381,26 @@ export class CreditLeases {
         (await this.writeAtOnce(organizationId, charges, now)) ??
         (await this.db.transaction((tx) => writeCharges(tx, organizationId, charges, now)));
     } catch (error) {
-      for (const charge of charges) {
-        // Not charged: the request fails, and its hold goes back to the lease whole.
-        const lease = this.leases.get(charge.organizationId);
-        if (lease?.id === charge.leaseId) {
-          lease.freeNanos += charge.coveredNanos;
-          lease.inUse -= 1;
-        }
-        charge.reject(error);
-      }
+      this.failCharges(charges, error);
       return;
     }
+    this.applyWritten(charges, written);
+  }
+
+  /** Not charged: the requests fail, and their holds go back to the lease whole. */
+  private failCharges(charges: PendingCharge[], error: unknown): void {
+    for (const charge of charges) {
+      const lease = this.leases.get(charge.organizationId);
+      if (lease?.id === charge.leaseId) {
+        lease.freeNanos += charge.coveredNanos;
+        lease.inUse -= 1;
+      }
+      charge.reject(error);
+    }
+  }
+
+  /** Settles the requests of one organization's written charges. */
+  private applyWritten(charges: PendingCharge[], written: Written): void {
     charges.forEach((charge, index) => {
       const lease = this.leases.get(charge.organizationId);
       if (lease?.id === charge.leaseId) lease.inUse -= 1;
@@ -350,6 +408,8 @@ export class CreditLeases {
     });
     // A lease closed for this process (it looked dead while the database was away) had its
     // money returned to the balance: new holds need a new lease.
+    const organizationId = charges[0]?.organizationId;
+    if (organizationId === undefined) return;
     const lease = this.leases.get(organizationId);
     if (lease && written.closedLeases.has(lease.id)) this.leases.delete(organizationId);
   }

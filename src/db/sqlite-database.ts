@@ -1,6 +1,7 @@
 import { Kysely, type RawBuilder, type SqliteDatabase, SqliteDialect } from "kysely";
 import type { ConnectionTurns } from "./connection-turns.js";
 import type { Db, Statements } from "./database.js";
+import { compileFragments } from "./fragment-compiler.js";
 import { savepointRunner } from "./savepoints.js";
 import type { Database } from "./schema.js";
 
@@ -34,7 +35,7 @@ export function sqliteDatabase(
 ): Db {
   const execute = (statement: string) => connection.prepare(statement).run([]);
   const run = (statement: RawBuilder<unknown>) => {
-    const compiled = statement.compile(kysely);
+    const compiled = compileFragments(statement) ?? statement.compile(kysely);
     const prepared = connection.prepare(compiled.sql);
     return prepared.reader
       ? { rows: prepared.all(compiled.parameters), changes: 0 }
@@ -61,10 +62,15 @@ export function sqliteDatabase(
   };
 
   /** Runs one member; one that throws leaves no trace of its writes. */
-  const runMember = async (item: QueuedWork) => {
+  const runMember = async (item: QueuedWork, alone: boolean) => {
     // A failure SQLite answers by rolling back the whole transaction (a full disk, an I/O
     // error) must not let the members after it run, and commit, on their own.
     if (!connection.inTransaction) throw new Error("the group's transaction ended early");
+    if (alone) {
+      // Alone in its group, a member that throws rolls the group's transaction back whole.
+      const value = await item.work(transactionScope(1));
+      return () => item.resolve(value);
+    }
     if (!item.single) execute("savepoint unit");
     try {
       const value = await item.work(transactionScope(1));
@@ -84,7 +90,7 @@ export function sqliteDatabase(
       // Immediate: take the write lock now rather than fail to upgrade a read lock later.
       execute("begin immediate");
       const outcomes = [];
-      for (const item of group) outcomes.push(await runMember(item));
+      for (const item of group) outcomes.push(await runMember(item, group.length === 1));
       execute("commit");
       for (const outcome of outcomes) outcome();
     } catch (error) {

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ledger, type Reservation } from "../../src/billing/ledger.js";
 import type { Db } from "../../src/db/database.js";
@@ -260,7 +260,49 @@ describe.each(BOTH_DATABASES)("credit leases on $name", (kind) => {
       1,
     );
   });
+
+  it("settles one organization's charges when another's, written at the same moment, fail", async () => {
+    const [kept, failed] = [await orgWith(1_000_000), await orgWith(1_000_000)];
+    let failWrites = false;
+    const db = failingFor(services.database.db, failed, () => failWrites);
+    const ledger = new Ledger(db, services.clock, "prc_two");
+    const holds = [
+      await ledger.holdForRequest(kept, 100_000, "r"),
+      await ledger.holdForRequest(failed, 100_000, "r"),
+    ];
+    failWrites = true;
+    const outcomes = await Promise.allSettled(
+      holds.map((hold) => ledger.settle(hold, 30_000, { memo: "x" })),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
+    failWrites = false;
+    await ledger.close();
+    expect(await services.ledger.balance(kept)).toBe(970_000);
+    expect(await services.ledger.balance(failed)).toBe(1_000_000);
+    const charges = async (orgId: string) =>
+      (await services.ledger.entries(orgId)).filter((entry) => entry.kind === "charge");
+    expect(await charges(kept)).toHaveLength(1);
+    expect(await charges(failed)).toHaveLength(0);
+  });
 });
+
+/**
+ * The database, except that every statement naming `organizationId` fails while `failing()` says
+ * so, in transactions too.
+ */
+function failingFor(db: Db, organizationId: string, failing: () => boolean): Db {
+  const names = (statement: RawBuilder<unknown>) =>
+    failing() && JSON.stringify(statement.toOperationNode()).includes(organizationId);
+  const away = () => Promise.reject(new Error("database away"));
+  return {
+    dialect: db.dialect,
+    inTransaction: db.inTransaction,
+    query: db.query,
+    rows: (statement) => (names(statement) ? away() : db.rows(statement)),
+    changes: (statement) => (names(statement) ? away() : db.changes(statement)),
+    transaction: (work) => db.transaction((tx) => work(failingFor(tx, organizationId, failing))),
+  };
+}
 
 /** The database, except that every statement and transaction fails while `failing()` says so. */
 function failingWrites(db: Db, failing: () => boolean): Db {
