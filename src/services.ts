@@ -97,6 +97,7 @@ export async function createServices(
     poolSize: config.database.pool_size,
     statementTimeoutMs: config.database.statement_timeout_ms,
     connectTimeoutMs: config.database.connect_timeout_ms,
+    preparedStatements: config.database.prepared_statements,
     onConnectionError: (error) =>
       stderrClusterLog.error({ err: error }, "database connection failed; dropped"),
   });

@@ -119,6 +119,7 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
       pool_size: file.database?.pool_size ?? 10,
       statement_timeout_ms: file.database?.statement_timeout_ms ?? 30_000,
       connect_timeout_ms: file.database?.connect_timeout_ms ?? 5_000,
+      prepared_statements: file.database?.prepared_statements ?? true,
     },
     files: {
       store,

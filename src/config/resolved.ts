@@ -15,6 +15,8 @@ export interface Config {
     /** A statement running longer is cancelled (PostgreSQL; 0: no limit). */
     statement_timeout_ms: number;
     connect_timeout_ms: number;
+    /** Repeated statements prepared per connection (PostgreSQL). */
+    prepared_statements: boolean;
   };
   files: {
     store: "disk" | "s3";

@@ -127,6 +127,7 @@ export const ConfigFileSchema = Type.Object(
           pool_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
           statement_timeout_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400_000 })),
           connect_timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+          prepared_statements: Type.Optional(Type.Boolean()),
         },
         { additionalProperties: false },
       ),

@@ -6,6 +6,7 @@ import pg from "pg";
 import { ConnectionTurns } from "./connection-turns.js";
 import type { Db, DialectName } from "./database.js";
 import { postgresDatabase } from "./postgres-database.js";
+import { preparingPool } from "./prepared-statements.js";
 import type { Database } from "./schema.js";
 import { sqliteDatabase } from "./sqlite-database.js";
 import { QueuedSqliteDialect } from "./sqlite-driver.js";
@@ -35,6 +36,11 @@ export interface ConnectionOptions {
   statementTimeoutMs?: number;
   /** Longest wait for a new connection, and for a free one in the pool (default 5 s). */
   connectTimeoutMs?: number;
+  /**
+   * Statements that repeat run as named (prepared) statements, planned once per connection
+   * (default true). Off for a pooler that shares server connections between transactions.
+   */
+  preparedStatements?: boolean;
   /** Told about pooled connections that failed; they are dropped and replaced on demand. */
   onConnectionError?: (error: Error) => void;
 }
@@ -136,7 +142,11 @@ function connectPostgres(url: string, options: ConnectionOptions): DatabaseHandl
   pool.on("connect", (client) => client.on("error", (error) => options.onConnectionError?.(error)));
   // The pool repeats an idle connection's error, which its own listener above has reported.
   pool.on("error", () => undefined);
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: options.preparedStatements === false ? pool : preparingPool(pool),
+    }),
+  });
   return {
     db: postgresDatabase(kysely),
     dialect: "postgres",
