@@ -1,10 +1,10 @@
 import { alignToPiece, countSpanTokens } from "./token-segments.js";
 
 /**
- * Characters counted exactly per call. Counting costs up to ~3 µs a character on random text in
- * CJK or mixed scripts (~1 µs on base64, ~0.05 µs on prose), so one call, and so one chat's
- * prompt, holds the event loop for ~25 ms at most whatever it holds, even at the 16 MB body
- * limit, and under ~50 ms on a busy machine. Beyond it, estimates land within a few percent.
+ * Characters counted exactly per call. Counting text never seen before costs ~0.2 µs a character
+ * on random CJK or mixed scripts (bpe/; gpt-tokenizer took up to ~3 µs), so one call, and so one
+ * chat's prompt, holds the event loop for a few ms at most whatever it holds, even at the 16 MB
+ * body limit. Beyond it, estimates land within a few percent.
  */
 export const EXACT_CHARACTERS = 8_192;
 

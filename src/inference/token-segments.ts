@@ -1,12 +1,10 @@
-import { countTokens, encode } from "gpt-tokenizer/encoding/o200k_base";
-
-/** Special-token strings in user text are counted as plain text instead of throwing. */
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+import { countTokens, encode } from "./bpe/o200k-base.js";
 
 /**
- * Byte-pair encoding is quadratic in the length of one pre-tokenizer piece (a run with no space:
- * 50 kB of one letter took seconds, random 4-byte characters worse), so text is encoded in
- * segments of at most this many characters, which keeps every piece short and the work linear.
+ * Byte-pair encoding costs more than linear time in the length of one pre-tokenizer piece (a run
+ * with no space; n log n in bpe/, quadratic in common encoders, where 50 kB of one letter took
+ * seconds), so text is encoded in segments of at most this many characters, which keeps every
+ * piece short and the work linear.
  * Merges never cross a piece boundary, so a cut where a piece starts changes nothing; only
  * pieces longer than a segment are cut inside, and those count a token or so more per cut.
  */
@@ -81,7 +79,7 @@ export function countSpanTokens(text: string, start: number, end: number): numbe
   let tokens = 0;
   for (let from = start; from < end; ) {
     const to = segmentEnd(text, from, end);
-    tokens += countTokens(text.slice(from, to), PLAIN_TEXT);
+    tokens += countTokens(text.slice(from, to));
     from = to;
   }
   return tokens;
@@ -89,5 +87,5 @@ export function countSpanTokens(text: string, start: number, end: number): numbe
 
 /** The tokens of one segment of `text`. */
 export function encodeSegment(text: string, start: number, end: number): number[] {
-  return encode(text.slice(start, end), PLAIN_TEXT);
+  return encode(text.slice(start, end));
 }

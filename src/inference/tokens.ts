@@ -1,4 +1,4 @@
-import { decode } from "gpt-tokenizer/encoding/o200k_base";
+import { decode } from "./bpe/o200k-base.js";
 import type { ChatMessage } from "./provider.js";
 import { EXACT_CHARACTERS, estimateTokens } from "./token-estimate.js";
 import { characterBoundary, countSpanTokens, encodeSegment, segmentEnd } from "./token-segments.js";

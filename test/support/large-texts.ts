@@ -1,7 +1,7 @@
 /** Large inputs of known shapes, the same on every run. */
 
 /** A small deterministic generator (mulberry32), so "random" texts repeat exactly. */
-function randomSource(seed: number): () => number {
+export function randomSource(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
