@@ -1,5 +1,6 @@
 import { buildApp } from "../app.js";
 import type { Config } from "../config/index.js";
+import { loadTokenizer } from "../inference/tokens.js";
 import { startFeedWatcher } from "../research/feeds/feed-watcher.js";
 import { createServices } from "../services.js";
 import { createBatchWorker } from "./worker.js";
@@ -17,6 +18,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<numb
   const services = await createServices(config);
   const app = await buildApp(services);
   await services.holds.start(options.worker ? "serve" : "api", app.log);
+  loadTokenizer();
 
   await app.listen({ host: config.server.host, port: config.server.port });
   const batchWorker = options.worker ? createBatchWorker(services, app.log) : null;

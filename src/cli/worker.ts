@@ -1,5 +1,6 @@
 import { BatchWorker, type BatchWorkerOptions, type WorkerLog } from "../batches/worker.js";
 import type { Config } from "../config/index.js";
+import { loadTokenizer } from "../inference/tokens.js";
 import { jsonLinesFeedLog, startFeedWatcher } from "../research/feeds/feed-watcher.js";
 import { createServices, type Services } from "../services.js";
 import type { CliIo } from "./run.js";
@@ -69,6 +70,7 @@ export async function runWorker(config: Config, io: CliIo): Promise<number> {
   const services = await createServices(config);
   const log = stderrLog(io);
   await services.holds.start("worker", log);
+  loadTokenizer();
   const running = createBatchWorker(services, log);
   const feeds = startFeedWatcher(
     config.news.feeds,

@@ -1,4 +1,5 @@
 import { decode } from "./bpe/o200k-base.js";
+import { o200kVocabulary } from "./bpe/o200k-vocabulary.js";
 import type { ChatMessage } from "./provider.js";
 import { EXACT_CHARACTERS, estimateTokens } from "./token-estimate.js";
 import { characterBoundary, countSpanTokens, encodeSegment, segmentEnd } from "./token-segments.js";
@@ -29,6 +30,11 @@ const REPLY_PRIMING_TOKENS = 3;
 const COUNT_CACHE_CHARACTERS = 2_000_000;
 const counted = new Map<string, number>();
 let cachedCharacters = 0;
+
+/** Builds the vocabulary now (~60 ms), so that a server's first request does not wait for it. */
+export function loadTokenizer(): void {
+  o200kVocabulary();
+}
 
 export function countTextTokens(text: string): number {
   return estimateTokens([text]);
