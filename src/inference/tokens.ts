@@ -23,11 +23,15 @@ const REPLY_PRIMING_TOKENS = 3;
 /**
  * Clients resend the same system prompts and questions (ensembles, `n` samples, retries, bots
  * asking again), so exact counts are remembered per text, up to this many characters in all (up
- * to 4 MB of text), the most recently used kept: a batch's stream of one-off questions pushes
- * out only older one-off questions. Counting even a short prompt again costs ~25 µs, a tenth of
- * a whole request's own work.
+ * to 4 MB of text), the most recently used kept.
  */
 const COUNT_CACHE_CHARACTERS = 2_000_000;
+/**
+ * Shorter texts are counted again each time: a 52-character question costs ~1 µs, a
+ * 1,200-character system prompt ~45 µs. So a batch's stream of short one-off questions
+ * takes no memory.
+ */
+const REMEMBERED_CHARACTERS = 256;
 const counted = new Map<string, number>();
 let cachedCharacters = 0;
 
@@ -81,7 +85,7 @@ export function countPromptListTokens(prompts: readonly string[]): number {
 /** Only exact counts are remembered: an estimate costs no more to make again. */
 function remember(text: string, count: number): void {
   // The same text may come twice in one list; its characters are counted once.
-  if (counted.has(text)) return;
+  if (text.length < REMEMBERED_CHARACTERS || counted.has(text)) return;
   counted.set(text, count);
   cachedCharacters += text.length;
   // Maps iterate in insertion order: the oldest entries go first.
