@@ -7,6 +7,11 @@ const MAX_NAMED_TEXTS = 200;
 const RUNS_BEFORE_NAMING = 2;
 /** Texts counted towards naming at most; the count starts over past it. */
 const MAX_COUNTED_TEXTS = 10_000;
+/**
+ * What PostgreSQL answers when a prepared statement's result columns changed under it (a
+ * migration added a column to a table it selects `*` from, while this version still runs).
+ */
+const STALE_RESULT_TYPE = "0A000";
 
 /**
  * Names for statement texts that repeat. PostgreSQL parses and plans an unnamed statement on
@@ -17,8 +22,11 @@ const MAX_COUNTED_TEXTS = 10_000;
 export class StatementNames {
   private readonly names = new Map<string, string>();
   private readonly runs = new Map<string, number>();
+  /** Texts whose statement went stale: they run unnamed from then on (their name is not reused). */
+  private readonly unnamed = new Set<string>();
 
   nameFor(text: string): string | undefined {
+    if (this.unnamed.has(text)) return undefined;
     const name = this.names.get(text);
     if (name !== undefined || this.names.size >= MAX_NAMED_TEXTS) return name;
     const runs = (this.runs.get(text) ?? 0) + 1;
@@ -31,6 +39,11 @@ export class StatementNames {
     const named = `sibyl_${this.names.size + 1}`;
     this.names.set(text, named);
     return named;
+  }
+
+  /** Runs `text` unnamed from now on. */
+  unname(text: string): void {
+    this.unnamed.add(text);
   }
 }
 
@@ -65,9 +78,22 @@ function preparingClient(client: pg.PoolClient, names: StatementNames): Postgres
       // Kysely streams through a cursor, which node-postgres submits as it is.
       return client.query(sqlOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
     }
-    const name = names.nameFor(sqlOrCursor);
-    const config = { text: sqlOrCursor, values: [...parameters], ...(name ? { name } : {}) };
-    return client.query(config) as unknown as Promise<PostgresQueryResult<R>>;
+    const text = sqlOrCursor;
+    const values = [...parameters];
+    const name = names.nameFor(text);
+    if (name === undefined) return run<R>(client, { text, values });
+    return run<R>(client, { name, text, values }).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== STALE_RESULT_TYPE) throw error;
+      // Outside a transaction the same text runs again, unnamed; inside one the transaction has
+      // failed already, and the caller's next try runs unnamed.
+      names.unname(text);
+      if (client.getTransactionStatus() !== "I") throw error;
+      return run<R>(client, { text, values });
+    });
   }
   return { query, release: () => client.release() };
+}
+
+function run<R>(client: pg.PoolClient, config: pg.QueryConfig): Promise<PostgresQueryResult<R>> {
+  return client.query(config) as unknown as Promise<PostgresQueryResult<R>>;
 }

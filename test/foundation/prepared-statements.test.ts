@@ -85,6 +85,27 @@ describe("prepared statements on PostgreSQL", () => {
     expect(await preparedTexts(handle)).toEqual([]);
   });
 
+  it("answers with the new columns after a migration adds one to a table it selects from", async () => {
+    const handle = connect();
+    await handle.db.changes(sql`create table gauges (reading int)`);
+    await handle.db.changes(sql`insert into gauges values (1)`);
+    const everything = () => handle.db.rows(sql`select * from gauges`);
+    for (let run = 0; run < 3; run++) expect(await everything()).toEqual([{ reading: 1 }]);
+    expect(await preparedTexts(handle)).toContain("select * from gauges");
+    // As another version's migration would, while this process runs.
+    const other = connect(false);
+    await other.db.changes(sql`alter table gauges add column unit text default 'mm'`);
+    expect(await everything()).toEqual([{ reading: 1, unit: "mm" }]);
+    expect(await everything()).toEqual([{ reading: 1, unit: "mm" }]);
+    // Inside a transaction the first run after a change fails it; the next one works.
+    const positive = () =>
+      handle.db.transaction((tx) => tx.rows(sql`select * from gauges where reading > 0`));
+    for (let run = 0; run < 3; run++) await positive();
+    await other.db.changes(sql`alter table gauges add column site text default 'north'`);
+    await expect(positive()).rejects.toThrow(/cached plan must not change result type/);
+    expect(await positive()).toEqual([{ reading: 1, unit: "mm", site: "north" }]);
+  });
+
   it("reports a failing statement each time it runs, and goes on working", async () => {
     const handle = connect();
     for (let run = 0; run < 4; run++) {
