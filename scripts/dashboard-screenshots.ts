@@ -94,10 +94,9 @@ interface Sibyl {
   close(): Promise<void>;
 }
 
-const batchWorkerLog = {
-  error: (details: object, message: string) =>
-    process.stderr.write(`batch worker: ${message} ${JSON.stringify(details)}\n`),
-};
+const reportToStderr = (details: object, message: string) =>
+  process.stderr.write(`batch worker: ${message} ${JSON.stringify(details)}\n`);
+const batchWorkerLog = { error: reportToStderr, warn: reportToStderr };
 
 async function startSibyl(): Promise<Sibyl> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "sibyl-screenshots-"));

@@ -17,8 +17,14 @@ import {
 } from "./line-queue.js";
 import { finishUncharged, type LineHold, type LineRetryDeps, retryLater } from "./line-retry.js";
 
+/** Where a line's runner reports what it recovered from. */
+export interface LineLog {
+  warn(details: object, message: string): void;
+}
+
 export interface LineRunnerDeps extends LineRetryDeps {
   completions: CompletionService;
+  log: LineLog;
   priceMultiplier: number;
   /** Tries per line before a transient failure becomes the line's result. */
   maxAttempts: number;
@@ -97,7 +103,14 @@ export async function runLine(
       // Sibyl's own database failed, not the request, and nothing of this attempt was recorded:
       // it runs again. Should the database still fail these writes, the line stays running
       // under this attempt's lease, and the lease sweep returns it (with its hold) later.
-      if (line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
+      const retries = line.attempts < deps.maxAttempts;
+      deps.log.warn(
+        { err: error, batch: line.batchId, line: line.lineNumber, attempt: line.attempts },
+        retries
+          ? "recording a batch line's result failed; the line runs again"
+          : "recording a batch line's result failed on its last attempt; the line fails",
+      );
+      if (retries) return retryLater(deps, fence, hold);
       const gaveUp = unanswered(deps.clock, attemptsExhausted(deps.maxAttempts));
       return finishUncharged(deps, fence, hold, gaveUp);
     }

@@ -29,7 +29,7 @@ import {
   reclaimExpired,
   returnLine,
 } from "./line-queue.js";
-import { lineBillingReference, runLine } from "./line-runner.js";
+import { type LineLog, lineBillingReference, runLine } from "./line-runner.js";
 import { validateBatch } from "./validate-batch.js";
 import { Wakeup } from "./wakeup.js";
 
@@ -46,7 +46,7 @@ export interface BatchWorkerDeps {
 }
 
 /** The part of a pino logger the worker uses. */
-export interface WorkerLog {
+export interface WorkerLog extends LineLog {
   error(details: object, message: string): void;
 }
 
@@ -228,6 +228,7 @@ export class BatchWorker {
         priceMultiplier: this.options.priceMultiplier,
         maxAttempts: this.maxAttempts,
         retryBaseMs: this.retryBaseMs,
+        log: this.deps.log,
       },
       line,
       batch.key ? { organizationId, apiKey: batch.key } : { organizationId },

@@ -47,19 +47,18 @@ export function createBatchWorker(
   };
 }
 
-/** Structured error lines on stderr, for the worker-only process that has no HTTP logger. */
+/** Structured log lines on stderr, for the worker-only process that has no HTTP logger. */
 export function stderrLog(io: CliIo): WorkerLog {
-  return {
-    error: (details, message) => {
-      const fields = Object.fromEntries(
-        Object.entries(details).map(([key, value]) => [
-          key,
-          value instanceof Error ? { message: value.message, stack: value.stack } : value,
-        ]),
-      );
-      io.stderr(JSON.stringify({ level: "error", time: Date.now(), msg: message, ...fields }));
-    },
+  const write = (level: "error" | "warn") => (details: object, message: string) => {
+    const fields = Object.fromEntries(
+      Object.entries(details).map(([key, value]) => [
+        key,
+        value instanceof Error ? { message: value.message, stack: value.stack } : value,
+      ]),
+    );
+    io.stderr(JSON.stringify({ level, time: Date.now(), msg: message, ...fields }));
   };
+  return { error: write("error"), warn: write("warn") };
 }
 
 /**

@@ -4,6 +4,7 @@ import { createBatchWorker } from "../../src/cli/worker.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { silentLog } from "../support/silent-log.js";
 import {
   batchRequest,
   chatLine,
@@ -12,7 +13,6 @@ import {
   waitForBatch,
 } from "./support/batch-server.js";
 
-const silent = { error: () => undefined };
 /** 10 prompt and 100 completion tokens at half of $0.000001 and $0.000002. */
 const LINE_COST_USD = 0.000105;
 
@@ -71,7 +71,7 @@ describe.each(["sqlite", "postgres"] as const)("the cost of a batch on %s", (kin
     const theirs = await createBatch(stranger, 4);
     expect((three as CostedBatch).cost_usd).toBe(0);
 
-    const worker = createBatchWorker(server.services, silent, { pollMs: 20 });
+    const worker = createBatchWorker(server.services, silentLog, { pollMs: 20 });
     try {
       await Promise.all([
         waitForBatch(openai, three.id),

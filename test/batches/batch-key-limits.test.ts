@@ -6,6 +6,7 @@ import { createKey } from "../organization/support/api.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
+import { silentLog } from "../support/silent-log.js";
 import {
   batchRequest,
   chatLine,
@@ -16,7 +17,6 @@ import {
 } from "./support/batch-server.js";
 
 const DAY = 86_400;
-const silent = { error: () => undefined };
 
 /** Every line asks the same question, so each holds and costs the same. */
 const line = (customId: string) =>
@@ -95,7 +95,7 @@ describe.each(["sqlite", "postgres"] as const)("batches spend under their key on
 
   /** Runs the batches already created to their end with a worker, then stops the worker. */
   async function runCreated(openai: OpenAI, ids: string[]) {
-    const running = createBatchWorker(server.services, silent, { pollMs: 20 });
+    const running = createBatchWorker(server.services, silentLog, { pollMs: 20 });
     try {
       return await Promise.all(ids.map((id) => waitForBatch(openai, id)));
     } finally {

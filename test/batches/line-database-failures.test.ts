@@ -51,6 +51,12 @@ describe.each(["SQLite", "PostgreSQL"] as const)(
       await expectCompletedAndBilledOnce(scene.server, openai, org, batchId, "busy-once");
       expect(await attemptsOf(scene.server, batchId)).toBe(2);
       expect(scene.upstream.requests.length - before).toBe(2);
+      expect(warningsFor(batchId)).toEqual([
+        {
+          message: "recording a batch line's result failed; the line runs again",
+          details: expect.objectContaining({ line: 1, attempt: 1, err: expect.any(Error) }),
+        },
+      ]);
     });
 
     it("gives up after the allowed attempts with attempts_exhausted, charging nothing", async () => {
@@ -71,7 +77,16 @@ describe.each(["SQLite", "PostgreSQL"] as const)(
       ).toEqual([]);
       expect(await ledger.held(org.organizationId)).toEqual([]);
       expect(await ledger.balance(org.organizationId)).toBe(1e9);
+      expect(warningsFor(batchId).map((warning) => warning.message)).toEqual([
+        "recording a batch line's result failed; the line runs again",
+        "recording a batch line's result failed; the line runs again",
+        "recording a batch line's result failed on its last attempt; the line fails",
+      ]);
     });
+
+    function warningsFor(batchId: string) {
+      return scene.warnings.filter((warning) => warning.details.batch === batchId);
+    }
   },
 );
 

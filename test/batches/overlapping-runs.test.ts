@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchWorker } from "../../src/cli/worker.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
+import { silentLog } from "../support/silent-log.js";
 import {
   type BatchServer,
   batchRequest,
@@ -11,8 +12,6 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "./support/batch-server.js";
-
-const silent = { error: () => undefined };
 
 /**
  * Two runs of one line overlap when a worker's lease runs out while it still waits on a slow
@@ -72,7 +71,7 @@ describe("a batch line run twice at the same time", () => {
     const lagging = { now: () => Date.now() - 60_000 };
     const slow = createBatchWorker(
       { ...server.services, clock: lagging, completions: stalling },
-      silent,
+      silentLog,
       { pollMs: 20, leaseMs: 500, concurrency: 1 },
     );
     const file = await uploadBatchFile(openai, jsonl([chatLine("only", "priced")]));
@@ -80,7 +79,7 @@ describe("a batch line run twice at the same time", () => {
     while (!started) await new Promise((r) => setTimeout(r, 10));
     const requestsBefore = upstream.requests.length;
 
-    const healthy = createBatchWorker(server.services, silent, { pollMs: 20, leaseMs: 500 });
+    const healthy = createBatchWorker(server.services, silentLog, { pollMs: 20, leaseMs: 500 });
     try {
       const batch = await waitForBatch(openai, created.id);
       expect(batch.request_counts).toEqual({ total: 1, completed: 1, failed: 0 });

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchWorker } from "../../src/cli/worker.js";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
 import { completion, spawnCli } from "../foundation/support/cli.js";
+import { silentLog } from "../support/silent-log.js";
 import { fixture, readJsonLines, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
-
-const silent = { error: () => undefined };
 
 function args(server: BatchServer, out: string): string[] {
   return [
@@ -85,7 +84,7 @@ describe("sibyl eval run resumes after being killed", () => {
     expect(existsSync(path.join(out, "summary.json"))).toBe(false);
     const before = savedState(out);
 
-    const late = createBatchWorker(server.services, silent, { pollMs: 20 });
+    const late = createBatchWorker(server.services, silentLog, { pollMs: 20 });
     stopLateWorker = late.stop;
     const resumed = await sibyl(args(server, out), org.apiKey, out);
     expect(resumed.code).toBe(0);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usdToNanos } from "../../src/billing/money.js";
 import type { Services } from "../../src/services.js";
+import { silentLog } from "../support/silent-log.js";
 import { BOTH_DATABASES, type DatabaseUnderTest } from "./support/databases.js";
 import { ManualClock } from "./support/manual-clock.js";
 
 const usd = usdToNanos;
 const LEASE_SECONDS = 15;
-const quiet = { error: () => {} };
 
 /** Holds belong to a live process: a dead process's holds come back, a live one's stay. */
 describe.each(BOTH_DATABASES)("hold ownership on $name", (kind) => {
@@ -29,8 +29,8 @@ describe.each(BOTH_DATABASES)("hold ownership on $name", (kind) => {
   it("returns the holds of a process that stopped beating, and only those", async () => {
     const dying = await database.open(clock);
     const survivor = await database.open(clock);
-    await dying.holds.start("serve", quiet);
-    await survivor.holds.start("worker", quiet);
+    await dying.holds.start("serve", silentLog);
+    await survivor.holds.start("worker", silentLog);
     const orgId = await openAccount(survivor, "10");
 
     const orphan = await dying.ledger.reserve(orgId, usd("3"));
@@ -56,7 +56,7 @@ describe.each(BOTH_DATABASES)("hold ownership on $name", (kind) => {
 
   it("keeps a live process's old holds however long its work takes", async () => {
     const live = await database.open(clock);
-    await live.holds.start("serve", quiet);
+    await live.holds.start("serve", silentLog);
     const orgId = await openAccount(live, "4");
     const slow = await live.ledger.reserve(orgId, usd("4"));
     for (let beat = 0; beat < 10; beat++) {
@@ -70,7 +70,7 @@ describe.each(BOTH_DATABASES)("hold ownership on $name", (kind) => {
   it("returns holds whose process never registered once they are older than the lease", async () => {
     const silent = await database.open(clock);
     const live = await database.open(clock);
-    await live.holds.start("worker", quiet);
+    await live.holds.start("worker", silentLog);
     const orgId = await openAccount(live, "2");
     await silent.ledger.reserve(orgId, usd("2"));
     await live.holds.sweep();
@@ -82,7 +82,7 @@ describe.each(BOTH_DATABASES)("hold ownership on $name", (kind) => {
 
   it("retries a release that failed, and forgets the process when it stops", async () => {
     const services = await database.open(clock);
-    await services.holds.start("serve", quiet);
+    await services.holds.start("serve", silentLog);
     const orgId = await openAccount(services, "1");
     const hold = await services.ledger.reserve(orgId, usd("1"));
     const release = services.ledger.release.bind(services.ledger);

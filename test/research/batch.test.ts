@@ -9,6 +9,7 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "../batches/support/batch-server.js";
+import { silentLog } from "../support/silent-log.js";
 import { MODEL, type ResearchEnv, startResearchEnv } from "./support/env.js";
 import { result } from "./support/scripted-provider.js";
 
@@ -25,7 +26,7 @@ describe("research in a batch line", () => {
         },
       },
     });
-    worker = createBatchWorker(env.services, { error: () => undefined }, { pollMs: 20 });
+    worker = createBatchWorker(env.services, silentLog, { pollMs: 20 });
   });
   afterAll(async () => {
     await worker?.stop();

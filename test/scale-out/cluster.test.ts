@@ -9,8 +9,7 @@ import {
   postgresClientConfig,
 } from "../../src/db/connect.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-
-const quiet = { error: () => undefined };
+import { silentLog } from "../support/silent-log.js";
 
 /** Resolves once `check` holds, polling every 10 ms; fails after `timeoutMs`. */
 async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
@@ -30,7 +29,7 @@ describe("cluster coordination on PostgreSQL", () => {
     const cluster = new PostgresCluster({
       client: postgresClientConfig(database.url, {}),
       db: handle.db,
-      log: quiet,
+      log: silentLog,
       dutyRetryMs: 0,
       reconnectMs: 20,
     });

@@ -4,6 +4,7 @@ import { createBatchWorker } from "../../../src/cli/worker.js";
 import type { CompletionService } from "../../../src/completions/types.js";
 import type { Clock } from "../../../src/util/clock.js";
 import { startTestServer, type TestOrg, type TestServer } from "../../support/server.js";
+import { silentLog } from "../../support/silent-log.js";
 
 export interface BatchServer extends TestServer {
   /** An SDK client for a new organization with `usd` of credits. */
@@ -22,8 +23,6 @@ export interface BatchServerOptions {
   completions?: CompletionService;
 }
 
-const silent = { error: () => undefined };
-
 /** The real app plus a fast-polling batch worker, and openai SDK clients pointed at it. */
 export async function startBatchServer(options: BatchServerOptions = {}): Promise<BatchServer> {
   const server = await startTestServer({
@@ -38,7 +37,7 @@ export async function startBatchServer(options: BatchServerOptions = {}): Promis
           options.completions
             ? { ...server.services, completions: options.completions }
             : server.services,
-          silent,
+          silentLog,
           { pollMs: 20, ...options.workerOptions },
         );
   return {

@@ -16,13 +16,13 @@ import {
 } from "./batch-server.js";
 import { HookedCompletions } from "./hooked-completions.js";
 
-const silent = { error: () => undefined };
-
 /** A batch server whose worker runs lines through the real pipeline with test hooks in it. */
 export interface LineScene {
   server: BatchServer;
   upstream: FakeUpstream;
   completions: HookedCompletions;
+  /** What the worker warned of, oldest first. */
+  warnings: { details: Record<string, unknown>; message: string }[];
   /** Submits a one-line batch for a new organization with $1 of credits. */
   submit(customId: string): Promise<{ openai: OpenAI; org: TestOrg; batchId: string }>;
   close(): Promise<void>;
@@ -51,7 +51,12 @@ export async function startLineScene(
     },
   });
   const completions = new HookedCompletions(server.services.completions);
-  const worker = createBatchWorker({ ...server.services, completions }, silent, {
+  const warnings: LineScene["warnings"] = [];
+  const log = {
+    error: () => undefined,
+    warn: (details: object, message: string) => warnings.push({ details: { ...details }, message }),
+  };
+  const worker = createBatchWorker({ ...server.services, completions }, log, {
     pollMs: 20,
     ...workerOptions,
   });
@@ -59,6 +64,7 @@ export async function startLineScene(
     server,
     upstream,
     completions,
+    warnings,
     submit: async (customId) => {
       const { openai, org } = await server.client("1");
       const file = await uploadBatchFile(openai, jsonl([chatLine(customId, "priced")]));

@@ -6,6 +6,7 @@ import type { Services } from "../../../src/services.js";
 import { createServices } from "../../../src/services.js";
 import type { Clock } from "../../../src/util/clock.js";
 import { writeTestConfig } from "../../support/server.js";
+import { silentLog } from "../../support/silent-log.js";
 
 export interface DashboardServerOptions {
   /** A dashboard build; default the checkout's dist/web. */
@@ -26,8 +27,6 @@ export interface DashboardServer {
   close(): Promise<void>;
 }
 
-const silent = { error: () => undefined };
-
 /** The real app on a loopback port, serving the given dashboard build. */
 export async function startDashboardServer(
   options: DashboardServerOptions = {},
@@ -42,7 +41,7 @@ export async function startDashboardServer(
     ...(options.dashboardDir ? { dashboard: { dir: options.dashboardDir } } : {}),
   });
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
-  const worker = options.worker ? createBatchWorker(services, silent, { pollMs: 20 }) : null;
+  const worker = options.worker ? createBatchWorker(services, silentLog, { pollMs: 20 }) : null;
   return {
     url,
     app,
