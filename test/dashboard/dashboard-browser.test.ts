@@ -311,8 +311,17 @@ describe("the dashboard in headless Chromium", () => {
     const topUp = page.getByRole("row", { name: /top-up/ });
     await topUp.waitFor();
     await topUp.getByText("+$3.00").waitFor();
+    // While page 1 is on its way, page 2's entries are not shown as page 1's.
+    await page.route("**/v1/organization/ledger*", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
     await page.getByRole("button", { name: "Newer entries" }).click();
+    await page.getByText("Loading the ledger…").waitFor();
+    expect(await table.getByRole("row").count()).toBe(0);
     await page.getByText("Page 1").waitFor();
+    await page.unrouteAll();
+    expect(await table.getByRole("row").count()).toBe(26);
 
     await page.getByLabel("Show").selectOption("topup");
     await page.getByRole("row", { name: /top-up/ }).waitFor();

@@ -15,13 +15,17 @@ const POLL_MS = 3_000;
 
 export function Batches({ api }: { api: Api }) {
   const [pages, setPages] = useState<string[]>([]);
-  const [list, reload] = useLoad(async () => {
-    // The first page and every page the person asked for, so a refresh keeps what is shown.
-    const first = await listBatches(api);
-    const rest = await Promise.all(pages.map((after) => listBatches(api, after)));
-    const all = [first, ...rest];
-    return { batches: all.flatMap((page) => page.data), last: all.at(-1) };
-  }, [api, pages]);
+  const [list, reload] = useLoad(
+    async () => {
+      // The first page and every page the person asked for, so a refresh keeps what is shown.
+      const first = await listBatches(api);
+      const rest = await Promise.all(pages.map((after) => listBatches(api, after)));
+      const all = [first, ...rest];
+      return { batches: all.flatMap((page) => page.data), last: all.at(-1) };
+    },
+    [api, pages],
+    { extends: true },
+  );
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const running =
     list.state === "ready" && list.value.batches.some((batch) => ACTIVE.includes(batch.status));
