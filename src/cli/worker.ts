@@ -32,6 +32,7 @@ export function createBatchWorker(
       concurrency: services.config.batches.concurrency,
       priceMultiplier: services.config.batches.price_multiplier,
       leaseMs: services.config.batches.lease_seconds * 1000,
+      maxAttempts: services.config.batches.max_attempts,
       pollMs: FALLBACK_POLL_MS[services.database.dialect],
       ...options,
     },

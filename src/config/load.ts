@@ -143,6 +143,7 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
       price_multiplier: file.batches?.price_multiplier ?? 0.5,
       concurrency: file.batches?.concurrency ?? 16,
       lease_seconds: file.batches?.lease_seconds ?? 15,
+      max_attempts: file.batches?.max_attempts ?? 5,
     },
     payments: resolvePayments(file.payments),
   };

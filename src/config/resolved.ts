@@ -46,6 +46,11 @@ export interface Config {
     concurrency: number;
     /** How long a worker's claim on a line lasts without renewal (a dead worker's lines return). */
     lease_seconds: number;
+    /**
+     * Runs per line before a transient failure (a 429 or 5xx from the model, Sibyl's database
+     * away, its worker dead) becomes the line's result.
+     */
+    max_attempts: number;
   };
   /** Machine-payment top-ups; null when the server takes none. */
   payments: PaymentsConfig | null;

@@ -211,6 +211,7 @@ export const ConfigFileSchema = Type.Object(
           price_multiplier: Type.Optional(Type.Number({ minimum: 0 })),
           concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024 })),
           lease_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+          max_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
         },
         { additionalProperties: false },
       ),

@@ -45,7 +45,12 @@ describe("configuration defaults", () => {
     expect(config.files.store).toBe("disk");
     expect(config.files.dir).toBe(path.join(cwd, "data", "files"));
     expect(config.limits.requests_per_minute).toBe(120);
-    expect(config.batches).toEqual({ price_multiplier: 0.5, concurrency: 16, lease_seconds: 15 });
+    expect(config.batches).toEqual({
+      price_multiplier: 0.5,
+      concurrency: 16,
+      lease_seconds: 15,
+      max_attempts: 5,
+    });
     expect(config.classification).toEqual({ model: BASELINE_MODEL_ID, cost_usd: "0.0005" });
     expect(config.payments).toBeNull();
     expect(config.models.map((m) => m.id)).toEqual([BASELINE_MODEL_ID]);
@@ -68,7 +73,7 @@ describe("configuration file", () => {
     "server: { host: 0.0.0.0, port: 9090, public_url: https://sibyl.example }",
     "database: { url: 'sqlite:./db/main.db' }",
     "limits: { requests_per_minute: 30 }",
-    "batches: { price_multiplier: 0.25, concurrency: 4, lease_seconds: 30 }",
+    "batches: { price_multiplier: 0.25, concurrency: 4, lease_seconds: 30, max_attempts: 3 }",
     "classification: { model: my-model, cost_usd: '0.001' }",
     "models:",
     "  - { id: sibyl-baseline, provider: baseline }",
@@ -90,7 +95,12 @@ describe("configuration file", () => {
     });
     expect(config.database.url).toBe(`sqlite:${path.join(cwd, "db", "main.db")}`);
     expect(config.limits.requests_per_minute).toBe(30);
-    expect(config.batches).toEqual({ price_multiplier: 0.25, concurrency: 4, lease_seconds: 30 });
+    expect(config.batches).toEqual({
+      price_multiplier: 0.25,
+      concurrency: 4,
+      lease_seconds: 30,
+      max_attempts: 3,
+    });
     expect(config.classification).toEqual({ model: "my-model", cost_usd: "0.001" });
     expect(config.models.map((m) => m.id)).toEqual(["sibyl-baseline", "my-model"]);
     expect(config.models[1]).toMatchObject({
@@ -192,6 +202,7 @@ describe("invalid configuration names the key", () => {
     ["batches: { price_multiplier: -1 }", "batches.price_multiplier"],
     ["batches: { concurrency: 0 }", "batches.concurrency"],
     ["batches: { lease_seconds: 0 }", "batches.lease_seconds"],
+    ["batches: { max_attempts: 0 }", "batches.max_attempts"],
     ["files: { store: s3 }", "files.bucket"],
     ["models: [{ id: x, provider: nope }]", "models.0.provider"],
     ["models: [{ id: 'has space', provider: baseline }]", "models.0.id"],
