@@ -12,6 +12,7 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "./support/batch-server.js";
+import { pricedModel } from "./support/priced-model.js";
 
 /** 10 prompt and 100 completion tokens at half of $0.000001 and $0.000002. */
 const LINE_COST_USD = 0.000105;
@@ -32,15 +33,7 @@ describe.each(["sqlite", "postgres"] as const)("the cost of a batch on %s", (kin
     postgres = kind === "postgres" ? await createTestDatabase() : null;
     server = await startTestServer({
       config: {
-        models: [
-          {
-            id: "priced",
-            provider: "openai",
-            base_url: upstream.url,
-            max_completion_tokens: 512,
-            pricing: { prompt: "0.000001", completion: "0.000002" },
-          },
-        ],
+        models: [pricedModel(upstream.url)],
         batches: { price_multiplier: 0.5 },
       },
       ...(postgres ? { databaseUrl: postgres.url } : {}),

@@ -15,6 +15,7 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "./support/batch-server.js";
+import { pricedModel } from "./support/priced-model.js";
 
 const DAY = 86_400;
 
@@ -46,16 +47,7 @@ describe.each(["sqlite", "postgres"] as const)("batches spend under their key on
     postgres = kind === "postgres" ? await createTestDatabase() : null;
     server = await startTestServer({
       config: {
-        models: [
-          {
-            id: "priced",
-            provider: "openai",
-            base_url: upstream.url,
-            context_length: 8192,
-            max_completion_tokens: 512,
-            pricing: { prompt: "0.000001", completion: "0.000002" },
-          },
-        ],
+        models: [pricedModel(upstream.url)],
         // One line at a time, so how many lines fit under a limit is exact.
         batches: { price_multiplier: 0.5, concurrency: 1 },
       },

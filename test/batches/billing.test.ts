@@ -10,6 +10,7 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "./support/batch-server.js";
+import { pricedModel } from "./support/priced-model.js";
 
 describe("batch billing through the completion pipeline", () => {
   let upstream: FakeUpstream;
@@ -19,16 +20,7 @@ describe("batch billing through the completion pipeline", () => {
     upstream.setDefault({ usage: { prompt_tokens: 1000, completion_tokens: 500 } });
     server = await startBatchServer({
       config: {
-        models: [
-          {
-            id: "priced",
-            provider: "openai",
-            base_url: upstream.url,
-            context_length: 8192,
-            max_completion_tokens: 512,
-            pricing: { prompt: "0.000001", completion: "0.000002" },
-          },
-        ],
+        models: [pricedModel(upstream.url)],
         batches: { price_multiplier: 0.5, concurrency: 4 },
       },
     });

@@ -12,6 +12,7 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "./support/batch-server.js";
+import { pricedModel } from "./support/priced-model.js";
 
 /**
  * Two runs of one line overlap when a worker's lease runs out while it still waits on a slow
@@ -28,16 +29,7 @@ describe("a batch line run twice at the same time", () => {
     server = await startBatchServer({
       worker: false,
       config: {
-        models: [
-          {
-            id: "priced",
-            provider: "openai",
-            base_url: upstream.url,
-            context_length: 8192,
-            max_completion_tokens: 512,
-            pricing: { prompt: "0.000001", completion: "0.000002" },
-          },
-        ],
+        models: [pricedModel(upstream.url)],
       },
     });
   });

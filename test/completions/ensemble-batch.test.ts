@@ -10,6 +10,7 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "../batches/support/batch-server.js";
+import { pricedModel } from "../batches/support/priced-model.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { charges, costNanos } from "./support/money.js";
 
@@ -20,16 +21,7 @@ describe("ensemble on a batch line", () => {
     upstream = await startFakeUpstream();
     server = await startBatchServer({
       config: {
-        models: [
-          {
-            id: "priced",
-            provider: "openai",
-            base_url: upstream.url,
-            context_length: 8192,
-            max_completion_tokens: 512,
-            pricing: { prompt: "0.000001", completion: "0.000002" },
-          },
-        ],
+        models: [pricedModel(upstream.url)],
         batches: { price_multiplier: 0.5, concurrency: 2 },
       },
     });

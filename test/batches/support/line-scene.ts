@@ -15,6 +15,7 @@ import {
   waitForBatch,
 } from "./batch-server.js";
 import { HookedCompletions } from "./hooked-completions.js";
+import { pricedModel } from "./priced-model.js";
 
 /** A batch server whose worker runs lines through the real pipeline with test hooks in it. */
 export interface LineScene {
@@ -38,16 +39,7 @@ export async function startLineScene(
     worker: false,
     ...(databaseUrl ? { databaseUrl } : {}),
     config: {
-      models: [
-        {
-          id: "priced",
-          provider: "openai",
-          base_url: upstream.url,
-          context_length: 8192,
-          max_completion_tokens: 512,
-          pricing: { prompt: "0.000001", completion: "0.000002" },
-        },
-      ],
+      models: [pricedModel(upstream.url)],
     },
   });
   const completions = new HookedCompletions(server.services.completions);
