@@ -230,7 +230,8 @@ export async function expiredRunningLines(
 
 /**
  * Lines whose worker stopped renewing its lease go back to the queue, or fail when they have
- * been tried `maxAttempts` times already (a line that keeps killing its worker).
+ * been tried `maxAttempts` times already (a line that keeps killing its worker). Returns the
+ * custom ids of the lines moved: a lease renewed since `nowMs` was read keeps its line running.
  */
 export async function reclaimExpired(
   db: Db,
@@ -238,43 +239,53 @@ export async function reclaimExpired(
   nowMs: number,
   maxAttempts: number,
   now: number,
-): Promise<void> {
-  await db.query
+): Promise<string[]> {
+  const failed = await db.query
     .updateTable("batch_lines")
     .set(failedWithoutResult(attemptsExhausted(maxAttempts), now))
     .where("batch_id", "=", batchId)
     .where("status", "=", "running")
     .where("lease_until", "<", nowMs)
     .where("attempts", ">=", maxAttempts)
+    .returning("custom_id")
     .execute();
-  await db.query
+  const requeued = await db.query
     .updateTable("batch_lines")
     .set({ status: "queued", lease_owner: null, lease_until: null })
     .where("batch_id", "=", batchId)
     .where("status", "=", "running")
     .where("lease_until", "<", nowMs)
+    .returning("custom_id")
     .execute();
+  return [...failed, ...requeued].map((row) => row.custom_id);
 }
 
-/** Fails every line that has not started (or whose worker died) with `code`, e.g. batch_expired. */
+/**
+ * Fails every line that has not started, and every running line whose worker died, with `code`
+ * (e.g. batch_expired). Returns the custom ids of the running lines it failed.
+ */
 export async function failUnstarted(
   db: Db,
   batchId: string,
   error: { code: string; message: string },
   nowMs: number,
   now: number,
-): Promise<void> {
+): Promise<string[]> {
   await db.query
     .updateTable("batch_lines")
     .set(failedWithoutResult(error, now))
     .where("batch_id", "=", batchId)
-    .where((eb) =>
-      eb.or([
-        eb("status", "=", "queued"),
-        eb.and([eb("status", "=", "running"), eb("lease_until", "<", nowMs)]),
-      ]),
-    )
+    .where("status", "=", "queued")
     .execute();
+  const dead = await db.query
+    .updateTable("batch_lines")
+    .set(failedWithoutResult(error, now))
+    .where("batch_id", "=", batchId)
+    .where("status", "=", "running")
+    .where("lease_until", "<", nowMs)
+    .returning("custom_id")
+    .execute();
+  return dead.map((row) => row.custom_id);
 }
 
 /** How many lines are not finished yet. */

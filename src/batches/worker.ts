@@ -158,16 +158,17 @@ export class BatchWorker {
         await this.deps.handle.db.transaction(async (tx) => {
           for (const line of lines) {
             const fence = { ...line, owner: this.id };
-            if (!(await returnLine(tx, fence))) continue;
             const reference = lineBillingReference(line.batchId, line.customId);
+            // The hold before the line, as the line's charge takes them.
+            await this.deps.ledger.lockHolds(line.organizationId, [reference], tx);
+            if (!(await returnLine(tx, fence))) continue;
             await this.deps.ledger.releaseByReference(line.organizationId, [reference], tx);
           }
         });
         this.deps.cluster.announceBatchWork();
         return;
       } catch (error) {
-        // A line settling right now locks its hold, then its line; this locks them the other way
-        // round. When that deadlock picks this transaction, the line has settled by the retry.
+        // The database away for a moment, or a serialization failure: try again shortly.
         if (attempt < RETURN_TRIES && isTransientDatabaseFailure(error)) continue;
         // Their leases run out instead, and another worker reclaims them then.
         this.deps.log.error({ err: error }, "returning unfinished batch lines failed");
@@ -331,19 +332,24 @@ export class BatchWorker {
 
   /**
    * Moves the lines of workers that stopped renewing their leases on (`move`: back to the queue,
-   * or failed), and returns those workers' holds in the same transaction: their work will never
-   * settle them, and whoever runs the line next holds anew.
+   * or failed, returning the custom ids of the lines it moved), and returns those workers' holds
+   * in the same transaction: their work will never settle them, and whoever runs the line next
+   * holds anew. A line whose lease was renewed meanwhile is not moved and keeps its hold.
    */
   private async returnDeadLines(
     batch: UnfinishedBatch,
-    move: (tx: Db, nowMs: number) => Promise<void>,
+    move: (tx: Db, nowMs: number) => Promise<string[]>,
   ): Promise<void> {
     const nowMs = this.deps.clock.now();
+    const references = (customIds: string[]) =>
+      customIds.map((customId) => lineBillingReference(batch.id, customId));
+    const { ledger } = this.deps;
     await this.deps.handle.db.transaction(async (tx) => {
-      const dead = await expiredRunningLines(tx, batch.id, nowMs);
-      await move(tx, nowMs);
-      const references = dead.map((customId) => lineBillingReference(batch.id, customId));
-      await this.deps.ledger.releaseByReference(batch.organization_id, references, tx);
+      // Holds before lines, the order a line's charge takes them in, so the two never deadlock.
+      const candidates = await expiredRunningLines(tx, batch.id, nowMs);
+      await ledger.lockHolds(batch.organization_id, references(candidates), tx);
+      const moved = await move(tx, nowMs);
+      await ledger.releaseByReference(batch.organization_id, references(moved), tx);
     });
   }
 

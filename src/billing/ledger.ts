@@ -436,6 +436,24 @@ export class Ledger {
   }
 
   /**
+   * Locks the open holds under `references` until the transaction ends, for work that changes a
+   * hold's line before the hold: taken first, in the order a charge takes them, the two cannot
+   * deadlock. SQLite's write lock already serialises writers.
+   */
+  async lockHolds(organizationId: string, references: string[], tx: Db): Promise<void> {
+    if (tx.dialect !== "postgres" || references.length === 0) return;
+    await tx.query
+      .selectFrom("reservations")
+      .select("id")
+      .where("status", "=", "held")
+      .where("organization_id", "=", organizationId)
+      .where("reference", "in", references)
+      .orderBy("id")
+      .forUpdate()
+      .execute();
+  }
+
+  /**
    * Releases the holds of processes not seen alive since `aliveSince` (Unix seconds), and holds
    * without an owner older than that: work whose process died can no longer settle them.
    */

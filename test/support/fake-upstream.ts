@@ -40,6 +40,8 @@ export interface FakeBehaviour {
   /** Extra response headers, e.g. `retry-after`. */
   headers?: Record<string, string>;
   headersDelayMs?: number;
+  /** Answer only once this settles. */
+  gate?: Promise<void>;
   /** Pause before each stream chunk. */
   chunkDelayMs?: number;
   /** Stream: after this many data chunks, send nothing more and keep the connection open. */
@@ -124,6 +126,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const behaviour = queue.shift() ?? defaultBehaviour;
 
     if (behaviour.headersDelayMs) await sleep(behaviour.headersDelayMs);
+    if (behaviour.gate) await behaviour.gate;
     if (record.outcome !== "pending") return;
     if (behaviour.dropConnection) {
       record.outcome = "dropped";
