@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, pipeline } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DiskBlobStore } from "../../src/files/disk-store.js";
 import { expectErrorResponse, type JsonResponse } from "../foundation/support/http.js";
@@ -106,6 +107,52 @@ describe("malformed multipart uploads", () => {
     });
     expect(deleted.status).toBe(200);
   };
+
+  describe.each([
+    [
+      "a second file",
+      "invalid_file_field",
+      ['Content-Disposition: form-data; name="file"; filename="more.jsonl"'],
+    ],
+    [
+      "too many fields",
+      "too_many_form_fields",
+      Array.from({ length: 17 }, (_, i) => `Content-Disposition: form-data; name="extra${i}"`),
+    ],
+  ])("a form refused part-way for %s", (_label, code, extraParts) => {
+    it("is answered, and the connection goes on to serve the next request", async () => {
+      // The refusal comes long before the last part's megabytes have been read.
+      const parts = [
+        ...extraParts.map((header) => `${header}\r\n\r\nx`),
+        `Content-Disposition: form-data; name="padding"\r\n\r\n${"x".repeat(2 ** 21)}`,
+      ];
+      const tail = parts.map((part) => `\r\n--B\r\n${part}`).join("");
+      const body = `${formOpening("B")}${tail}\r\n--B--\r\n`;
+      const connection = new Client(server.url, { pipelining: 1 });
+      try {
+        const refused = await connection.request({
+          method: "POST",
+          path: "/v1/files",
+          headers: { authorization: `Bearer ${apiKey}`, "content-type": multipart("B") },
+          body,
+          headersTimeout: 5_000,
+        });
+        expect(refused.statusCode).toBe(400);
+        expect(((await refused.body.json()) as { error: { code: string } }).error.code).toBe(code);
+        const next = await connection.request({
+          method: "GET",
+          path: "/v1/files",
+          headers: { authorization: `Bearer ${apiKey}` },
+          headersTimeout: 5_000,
+        });
+        expect(next.statusCode).toBe(200);
+        await next.body.text();
+      } finally {
+        await connection.close();
+      }
+      await expectNothingStored();
+    });
+  });
 
   it("stores a well-formed form sent over the same raw connection", async () => {
     const body = `${formOpening("b0undary")}\r\n--b0undary--\r\n`;

@@ -11,6 +11,7 @@ import {
   FileObjectSchema,
   UploadFormSchema,
 } from "../schemas/files.js";
+import { drainUnreadBody } from "../unread-body.js";
 import { uploadParts } from "../upload-parts.js";
 
 const FileParams = Type.Object({ file_id: Type.String({ minLength: 1 }) });
@@ -35,6 +36,11 @@ export async function registerFileRoutes(app: App, services: Services): Promise<
       },
       // The form is streamed, not parsed up front; the files service checks every field.
       validatorCompiler: () => () => true,
+      // A form refused part-way is answered before the client has finished sending it.
+      onResponse: (request, _reply, done) => {
+        drainUnreadBody(request.raw);
+        done();
+      },
     },
     async (request) =>
       services.files.upload(principalOf(request).organizationId, uploadParts(request)),
