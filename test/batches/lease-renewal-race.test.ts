@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchWorker } from "../../src/cli/worker.js";
+import { eventually } from "../completions/support/money.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { silentLog } from "../support/silent-log.js";
@@ -17,14 +18,6 @@ import { pricedModel } from "./support/priced-model.js";
 
 const HOUR_MS = 3_600_000;
 const USAGE = { prompt_tokens: 1000, completion_tokens: 500 };
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * On PostgreSQL the sweep for dead workers' lines reads which leases ran out, then moves those
@@ -72,7 +65,8 @@ describe("a batch line whose lease is renewed while the sweep reclaims it", () =
       const { openai, org } = await server.client("1");
       const file = await uploadBatchFile(openai, jsonl([chatLine("only", "priced")]));
       const { id: batchId } = await openai.batches.create(batchRequest(file.id));
-      await until(async () => upstream.requests.length === 1, "the line's call reached the model");
+      // The line's call reached the model: its hold is placed.
+      await eventually(async () => (upstream.requests.length === 1 ? true : undefined));
       const reference = `${batchId}:only`;
       const holds = async () =>
         (await server.services.ledger.held(org.organizationId)).map((hold) => hold.reference);
@@ -86,25 +80,25 @@ describe("a batch line whose lease is renewed while the sweep reclaims it", () =
       ]);
       const healthy = createBatchWorker(server.services, silentLog, { pollMs: 20 });
       sweeper.stop = () => healthy.stop();
-      let sweepPid = 0;
-      await until(async () => {
+      // The sweep waits for the line's row.
+      const sweepPid = await eventually(async () => {
         await admin.query("select pg_stat_clear_snapshot()");
         const waiting = await admin.query<{ pid: number }>(
           `select pid from pg_stat_activity
             where datname = current_database() and wait_event_type = 'Lock'
               and query like '%update "batch_lines"%'`,
         );
-        sweepPid = waiting.rows[0]?.pid ?? 0;
-        return sweepPid !== 0;
-      }, "the sweep waits for the line's row");
+        return waiting.rows[0]?.pid;
+      });
       await admin.query("commit");
-      await until(async () => {
+      // The sweep's transaction ended.
+      await eventually(async () => {
         const state = await admin.query<{ state: string }>(
           "select state from pg_stat_activity where pid = $1",
           [sweepPid],
         );
-        return state.rows[0]?.state === "idle";
-      }, "the sweep's transaction ended");
+        return state.rows[0]?.state === "idle" ? true : undefined;
+      });
 
       const [line] = (
         await admin.query<{ status: string }>(
