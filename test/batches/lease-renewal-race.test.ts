@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchWorker } from "../../src/cli/worker.js";
 import { eventually } from "../completions/support/money.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import {
+  createTestDatabase,
+  sessionWaitingOnLock,
+  type TestDatabase,
+} from "../support/postgres.js";
 import { silentLog } from "../support/silent-log.js";
 import {
   type BatchServer,
@@ -81,15 +85,7 @@ describe("a batch line whose lease is renewed while the sweep reclaims it", () =
       const healthy = createBatchWorker(server.services, silentLog, { pollMs: 20 });
       sweeper.stop = () => healthy.stop();
       // The sweep waits for the line's row.
-      const sweepPid = await eventually(async () => {
-        await admin.query("select pg_stat_clear_snapshot()");
-        const waiting = await admin.query<{ pid: number }>(
-          `select pid from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'
-              and query like '%update "batch_lines"%'`,
-        );
-        return waiting.rows[0]?.pid;
-      });
+      const sweepPid = await eventually(() => sessionWaitingOnLock(admin, 'update "batch_lines"'));
       await admin.query("commit");
       // The sweep's transaction ended.
       await eventually(async () => {

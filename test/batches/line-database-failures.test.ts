@@ -1,7 +1,11 @@
 import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import {
+  createTestDatabase,
+  sessionWaitingOnLock,
+  type TestDatabase,
+} from "../support/postgres.js";
 import { readResults, waitForBatch } from "./support/batch-server.js";
 import {
   attemptsOf,
@@ -140,14 +144,7 @@ describe("a batch line whose result write PostgreSQL fails", () => {
     ]);
     release();
     for (;;) {
-      // Inside a transaction the activity view keeps its first reading unless told to refresh.
-      await admin.query("select pg_stat_clear_snapshot()");
-      const waiting = await admin.query<{ pid: number }>(
-        `select pid from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock'
-            and query like '%"response_body"%'`,
-      );
-      const pid = waiting.rows[0]?.pid;
+      const pid = await sessionWaitingOnLock(admin, '"response_body"');
       if (pid !== undefined) return { ...submitted, pid };
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

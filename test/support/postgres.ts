@@ -58,3 +58,22 @@ async function waitForNoSessions(admin: pg.Client, name: string, timeoutMs = 5_0
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * The pid of a session of `client`'s database that waits on a lock in a statement containing
+ * `statementPart`, if one does now.
+ */
+export async function sessionWaitingOnLock(
+  client: pg.Client,
+  statementPart: string,
+): Promise<number | undefined> {
+  // Inside a transaction the activity view keeps its first reading unless told to refresh.
+  await client.query("select pg_stat_clear_snapshot()");
+  const waiting = await client.query<{ pid: number }>(
+    `select pid from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'
+        and strpos(query, $1) > 0`,
+    [statementPart],
+  );
+  return waiting.rows[0]?.pid;
+}

@@ -4,6 +4,7 @@ import type { BatchWorkerOptions } from "../../../src/batches/worker.js";
 import { createBatchWorker } from "../../../src/cli/worker.js";
 import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstream.js";
 import type { TestOrg } from "../../support/server.js";
+import { silentLog } from "../../support/silent-log.js";
 import {
   type BatchServer,
   batchRequest,
@@ -45,7 +46,7 @@ export async function startLineScene(
   const completions = new HookedCompletions(server.services.completions);
   const warnings: LineScene["warnings"] = [];
   const log = {
-    error: () => undefined,
+    ...silentLog,
     warn: (details: object, message: string) => warnings.push({ details: { ...details }, message }),
   };
   const worker = createBatchWorker({ ...server.services, completions }, log, {
