@@ -2,7 +2,9 @@
  * Non-streaming chat completions under one load (the same connections, body and duration) sent
  * to the model server directly, through a bare proxy (proxy-process.ts: the least an extra HTTP
  * hop costs here) and through Sibyl on SQLite and on PostgreSQL, each driven by autocannon from
- * its own process. Sibyl is judged against the bare proxy, which carries the same hop.
+ * its own process. Sibyl is judged against the bare proxy, which carries the same hop. The
+ * "Sibyl floor" row is the SQLite server's route that stops short of the pipeline
+ * (floor-route.ts): what Sibyl's HTTP layer, authentication and rate limit cost on their own.
  * With `upstreamDelayMs` the model server takes that long per reply, which shows Sibyl's
  * overhead next to a realistic model; that run is reported without targets.
  * Each row also shows the CPU the target's own process spent per response, warm-up included: on
@@ -22,7 +24,7 @@ export interface CompletionsBenchOptions {
   upstreamDelayMs?: number;
 }
 
-export const TARGET_NAMES = ["direct", "proxy", "sqlite", "postgres"] as const;
+export const TARGET_NAMES = ["direct", "proxy", "floor", "sqlite", "postgres"] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /** A target's load result and the CPU its own process spent per response (ms). */
@@ -53,6 +55,7 @@ export const MAX_ADDED_P50_MS = 0.3;
 const LABELS: Record<TargetName, string> = {
   direct: "model server",
   proxy: "bare proxy",
+  floor: "Sibyl floor",
   sqlite: "Sibyl SQLite",
   postgres: "Sibyl Postgres",
 };
@@ -70,25 +73,29 @@ interface Request {
 
 interface Started {
   request: Request;
+  /** The same server's floor route (floor-route.ts), with the same headers and body. */
+  floor: Request;
   pid: number;
   stop(): Promise<void>;
 }
 
 async function startSibyl(upstreamUrl: string, databaseUrl?: string): Promise<Started> {
-  const sibyl = await startChild<{ url: string; apiKey: string; model: string }>(
+  const sibyl = await startChild<{ url: string; floorUrl: string; apiKey: string; model: string }>(
     "./sibyl-process.ts",
     { upstreamUrl, databaseUrl },
     DEPLOYED_NODE_OPTIONS,
   );
-  return {
-    request: {
-      url: `${sibyl.ready.url}/v1/chat/completions`,
-      headers: {
-        "content-type": "application/json",
-        authorization: `Bearer ${sibyl.ready.apiKey}`,
-      },
-      body: JSON.stringify({ model: sibyl.ready.model, ...question }),
+  const request = {
+    url: `${sibyl.ready.url}/v1/chat/completions`,
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${sibyl.ready.apiKey}`,
     },
+    body: JSON.stringify({ model: sibyl.ready.model, ...question }),
+  };
+  return {
+    request,
+    floor: { ...request, url: sibyl.ready.floorUrl },
     pid: sibyl.process.pid as number,
     stop: () => sibyl.stop(),
   };
@@ -123,6 +130,7 @@ export async function benchCompletions(
     const requests: Record<TargetName, Request> = {
       direct,
       proxy: { ...direct, url: `${proxy.ready.url}/v1/chat/completions` },
+      floor: sqlite.floor,
       sqlite: sqlite.request,
       postgres: postgres.request,
     };
@@ -130,6 +138,7 @@ export async function benchCompletions(
     const pids: Record<TargetName, number> = {
       direct: upstream.process.pid as number,
       proxy: proxy.process.pid as number,
+      floor: sqlite.pid,
       sqlite: sqlite.pid,
       postgres: postgres.pid,
     };
