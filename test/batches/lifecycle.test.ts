@@ -2,6 +2,7 @@ import { APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamError } from "../../src/inference/errors.js";
 import type { Clock } from "../../src/util/clock.js";
+import { until } from "../support/until.js";
 import {
   type BatchServer,
   batchRequest,
@@ -16,14 +17,6 @@ import { ScriptedCompletions } from "./support/scripted-completions.js";
 
 const lines = (count: number, prefix: string) =>
   Array.from({ length: count }, (_, i) => chatLine(`${prefix}-${i}`));
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not reached");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("batch life cycle", () => {
   let server: BatchServer;

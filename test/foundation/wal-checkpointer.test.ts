@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Services } from "../../src/services.js";
+import { until } from "../support/until.js";
 import { openServices, sqliteUrl } from "./support/services.js";
 import { TempDirs } from "./support/temp-dir.js";
 
@@ -21,15 +22,6 @@ async function openSqlite(): Promise<{ services: Services; file: string }> {
   return { services, file: path.join(dataDir, "sibyl.db") };
 }
 
-async function eventually(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
-}
-
 describe("WAL checkpoints on SQLite", () => {
   it("happen in the background: the service's own commits never checkpoint", async () => {
     const { services, file } = await openSqlite();
@@ -41,8 +33,7 @@ describe("WAL checkpoints on SQLite", () => {
     // A committed write sits in the write-ahead log until a checkpoint copies it into the file.
     const marker = `checkpoint-marker-${Date.now()}`;
     await services.organizations.create(marker);
-    const copied = await eventually(() => readFileSync(file).includes(marker));
-    expect(copied).toBe(true);
+    await until(() => readFileSync(file).includes(marker), 5_000);
   });
 
   it("keep the write-ahead log bounded under a stream of commits", async () => {

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepExclusively } from "../../src/cluster/exclusive-sweep.js";
@@ -10,15 +9,7 @@ import {
 } from "../../src/db/connect.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { silentLog } from "../support/silent-log.js";
-
-/** Resolves once `check` holds, polling every 10 ms; fails after `timeoutMs`. */
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await sleep(10);
-  }
-}
+import { until } from "../support/until.js";
 
 describe("cluster coordination on PostgreSQL", () => {
   let database: TestDatabase;
@@ -70,9 +61,9 @@ describe("cluster coordination on PostgreSQL", () => {
     a.onBatchWork(() => heard.a++);
     b.onBatchWork(() => heard.b++);
     a.announceBatchWork();
-    await eventually(() => heard.a === 1 && heard.b === 1);
+    await until(() => heard.a === 1 && heard.b === 1);
     b.announceBatchWork();
-    await eventually(() => heard.a === 2 && heard.b === 2);
+    await until(() => heard.a === 2 && heard.b === 2);
   });
 
   it("gives each duty to one process, and to another once the leader is gone", async () => {
@@ -84,7 +75,7 @@ describe("cluster coordination on PostgreSQL", () => {
     expect(await a.leads("batch-leases")).toBe(false);
     expect(await a.leads("files")).toBe(true);
     await a.close();
-    await eventually(() => b.leads("files"));
+    await until(() => b.leads("files"));
   });
 
   it("reconnects a listening connection the server ended, and hears announcements again", async () => {
@@ -105,13 +96,13 @@ describe("cluster coordination on PostgreSQL", () => {
       await admin.end();
     }
     // Back on its feet it tells its listeners to look, since announcements may have been missed.
-    await eventually(() => heard >= 1);
-    await eventually(async () => (await listenerPids()).length === 2);
+    await until(() => heard >= 1);
+    await until(async () => (await listenerPids()).length === 2);
     const before = heard;
     announcer.announceBatchWork();
-    await eventually(() => heard > before);
+    await until(() => heard > before);
     // The lock went with the old session; the duty is taken again by whoever asks first.
-    await eventually(() => survivor.leads("files"));
+    await until(() => survivor.leads("files"));
     expect(await announcer.leads("files")).toBe(false);
   });
 
