@@ -44,14 +44,54 @@ function rawResponse({ status, headers, body }: ResolvedError, requestId: string
   return `${lines.join("\r\n")}\r\n\r\n${json}`;
 }
 
+/** Connections whose error answer is written or waiting: Node may report one more than once. */
+const answering = new WeakSet<Socket>();
+
 /** The response this connection is writing, if any. */
 function responseInFlight(socket: Socket): ServerResponse | null {
   return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
 }
 
 /**
+ * Runs `then` once the connection has written every response it owes to requests that came
+ * before the failed one (a client may pipeline several, or send its next request the moment it
+ * has read an answer the server is still finishing), so answers keep the order of requests.
+ * A response whose request is still arriving is the failed request's own: the error answers
+ * that request instead, unless the response has begun, and then the connection is closed, as it
+ * is should an earlier response end unfinished.
+ */
+function afterResponsesInFlight(socket: Socket, then: () => void): void {
+  const inFlight = responseInFlight(socket);
+  if (!inFlight || !inFlight.req.complete) {
+    if (inFlight?.headersSent) socket.destroy();
+    else then();
+    return;
+  }
+  // Node's own listener, added when the response was created, runs first: it hands the
+  // connection to the next response waiting, or leaves it free.
+  inFlight.once("finish", () => afterResponsesInFlight(socket, then));
+  inFlight.once("close", () => {
+    if (!inFlight.writableFinished) socket.destroy();
+  });
+}
+
+/** Writes the error answer and half-closes the connection, destroying it after a grace period. */
+function closeWith(socket: Socket, answer: string): void {
+  if (socket.destroyed || socket.writableEnded) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(answer);
+  const cut = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+  cut.unref();
+  socket.once("close", () => clearTimeout(cut));
+}
+
+/**
  * Answers malformed HTTP, oversized headers and request timeouts in the error shape every other
- * failure has, then closes the connection. Node may report the same connection more than once.
+ * failure has, after the answers still owed to earlier requests on the connection, then closes
+ * the connection.
  */
 export function answerClientError(
   this: FastifyInstance,
@@ -59,19 +99,14 @@ export function answerClientError(
   socket: Socket,
 ): void {
   if (error.code === "ECONNRESET" || socket.destroyed || socket.writableEnded) return;
-  const inFlight = responseInFlight(socket);
+  if (answering.has(socket)) return;
   // Bytes after a request that asked to close the connection. RFC 9112 §9.6: answer that request
   // and ignore the rest; Node closes the connection once the answer is sent.
-  if (error.code === "HPE_CLOSED_CONNECTION" && inFlight) return;
+  if (error.code === "HPE_CLOSED_CONNECTION" && responseInFlight(socket)) return;
+  answering.add(socket);
   const requestId = newId("req_", 20);
   // The error carries the raw request bytes, credentials included: log its code only.
   this.log.debug({ reqId: requestId, code: error.code }, "client error");
-  if (!socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  socket.end(rawResponse(fromServiceError(failureOf(error)), requestId));
-  const cut = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
-  cut.unref();
-  socket.once("close", () => clearTimeout(cut));
+  const answer = rawResponse(fromServiceError(failureOf(error)), requestId);
+  afterResponsesInFlight(socket, () => closeWith(socket, answer));
 }

@@ -2,6 +2,7 @@ import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../support/app-server.js";
+import { uploadEvaluationFile } from "../support/evaluation-uploads.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { parseResponses, type RawResponse, rawExchange } from "../support/raw-http.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -114,6 +115,74 @@ describe("errors raised before a route runs", () => {
       expect(response.headers.get("x-request-id")).toMatch(/^req_[A-Za-z0-9]{20}$/);
     },
   );
+
+  it.each([
+    [
+      "oversized headers",
+      `GET /v1/files/${"a".repeat(20_000)}/content HTTP/1.1\r\nHost: x\r\n\r\n`,
+      431,
+    ],
+    ["a garbage request line", "GARBAGE\r\n\r\n", 400],
+  ])(
+    "answers the requests sent before %s first, in order, then the error",
+    async (_label, bad, status) => {
+      const models = `GET /v1/models HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`;
+      // One write: Node reads the bad request while the answers before it are still being made.
+      const exchange = await rawExchange(server.url, [`${models}${models}${bad}`], {
+        timeoutMs: 5_000,
+      });
+      expect(exchange.responses.map((response) => response.status)).toEqual([200, 200, status]);
+      expect(JSON.parse(exchange.responses[0]?.body ?? "").object).toBe("list");
+      expect(exchange.closedByServer).toBe(true);
+    },
+  );
+
+  it("answers a chunked body whose framing breaks off mid-way at once, in the error shape", async () => {
+    const head = [
+      "POST /v1/chat/completions HTTP/1.1",
+      "Host: x",
+      `Authorization: Bearer ${apiKey}`,
+      "Content-Type: application/json",
+      "Transfer-Encoding: chunked",
+      "",
+      "",
+    ].join("\r\n");
+    // The route is already reading this body when the parser meets the broken chunk size.
+    const exchange = await rawExchange(server.url, [`${head}2\r\n{"\r\n`, "zz\r\n\r\n"], {
+      pauseMs: 100,
+      timeoutMs: 5_000,
+    });
+    expect(exchange.elapsedMs).toBeLessThan(3_000);
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.responses).toHaveLength(1);
+    expectSibylError(asJson(exchange.responses[0]), 400, "malformed_http_request");
+  });
+
+  it("finishes a download already being sent before it answers a bad request sent after it", async () => {
+    const size = 16 * 1024 * 1024;
+    // Its own organization: the upload tests below expect no files.
+    const owner = await server.createOrg();
+    const id = await uploadEvaluationFile(server.url, owner, "x".repeat(size), "report.html");
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    socket.on("error", () => undefined);
+    // Not reading yet: the download's headers go out and its body backs up, unfinished.
+    socket.pause();
+    socket.write(
+      `GET /v1/files/${id}/content HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${owner.apiKey}\r\n\r\n`,
+    );
+    await sleep(200);
+    socket.write(`GET /v1/files/${"a".repeat(20_000)}/content HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await sleep(200);
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    socket.resume();
+    await closed;
+    const responses = parseResponses(Buffer.concat(received));
+    expect(responses.map((response) => response.status)).toEqual([200, 431]);
+    expect(responses[0]?.body.length).toBe(size);
+  });
 
   it("answers a body in a transfer coding other than chunked with a 400", async () => {
     const raw = GZIP_CHUNKED.replace("Host: x", `Host: x\r\nAuthorization: Bearer ${apiKey}`);
