@@ -1,8 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchWorker } from "../../src/cli/worker.js";
-import { eventually } from "../completions/support/money.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
+import { eventually } from "../support/polling.js";
 import {
   createTestDatabase,
   sessionWaitingOnLock,

@@ -2,7 +2,7 @@ import { APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamError } from "../../src/inference/errors.js";
 import type { Clock } from "../../src/util/clock.js";
-import { until } from "../support/until.js";
+import { until } from "../support/polling.js";
 import {
   type BatchServer,
   batchRequest,

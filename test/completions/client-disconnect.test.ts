@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { countChatTokens, countTextTokens } from "../../src/inference/tokens.js";
+import { eventually } from "../support/polling.js";
 import { type CompletionsEnv, MODEL, startCompletionsEnv } from "./support/env.js";
-import { balanceNanos, charges, costNanos, eventually } from "./support/money.js";
+import { balanceNanos, charges, costNanos } from "./support/money.js";
 import { upstreamBody } from "./support/sibyl-types.js";
 import { type Json, post, readEvents } from "./support/sse.js";
 

@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EnsembleResult, EnsembleSample } from "../../src/completions/ensemble/schema.js";
 import type { FakeBehaviour, FakeUsage } from "../support/fake-upstream.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
+import { eventually } from "../support/polling.js";
 import { type CompletionsEnv, MODEL, startCompletionsEnv } from "./support/env.js";
-import { balanceNanos, charges, costNanos, eventually, usd } from "./support/money.js";
+import { balanceNanos, charges, costNanos, usd } from "./support/money.js";
 import { upstreamBody } from "./support/sibyl-types.js";
 import { post } from "./support/sse.js";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IssuedKey, KeyCheck } from "../../src/auth/api-keys.js";
 import { KeyCache } from "../../src/auth/key-cache.js";
 import type { Services } from "../../src/services.js";
-import { eventually } from "../completions/support/money.js";
+import { eventually } from "../support/polling.js";
 import { type DatabaseUnderTest, sqliteDatabase as sqliteKind } from "./support/databases.js";
 
 describe("API keys cached by a process on SQLite", () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Services } from "../../src/services.js";
-import { until } from "../support/until.js";
+import { until } from "../support/polling.js";
 import { openServices, sqliteUrl } from "./support/services.js";
 import { TempDirs } from "./support/temp-dir.js";
 

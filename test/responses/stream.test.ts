@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { countChatTokens, countTextTokens } from "../../src/inference/tokens.js";
 import { type CompletionsEnv, MODEL, startCompletionsEnv } from "../completions/support/env.js";
-import { balanceNanos, charges, costNanos, eventually, usd } from "../completions/support/money.js";
+import { balanceNanos, charges, costNanos, usd } from "../completions/support/money.js";
 import { upstreamBody } from "../completions/support/sibyl-types.js";
 import { post } from "../completions/support/sse.js";
+import { eventually } from "../support/polling.js";
 import { type Json, type NamedEvent, namedEvents, responseOf } from "./support/responses.js";
 
 let env: CompletionsEnv;

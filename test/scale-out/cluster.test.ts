@@ -7,9 +7,9 @@ import {
   type DatabaseHandle,
   postgresClientConfig,
 } from "../../src/db/connect.js";
+import { until } from "../support/polling.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { silentLog } from "../support/silent-log.js";
-import { until } from "../support/until.js";
 
 describe("cluster coordination on PostgreSQL", () => {
   let database: TestDatabase;
