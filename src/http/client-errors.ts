@@ -62,7 +62,7 @@ function responseInFlight(socket: Socket): ServerResponse | null {
  */
 function afterResponsesInFlight(socket: Socket, then: () => void): void {
   const inFlight = responseInFlight(socket);
-  if (!inFlight || !inFlight.req.complete) {
+  if (!inFlight?.req.complete) {
     if (inFlight?.headersSent) socket.destroy();
     else then();
     return;
