@@ -20,7 +20,7 @@ import { errorBody, handleError } from "./http/errors.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { HttpMetrics } from "./http/metrics.js";
 import { openApiOptions } from "./http/openapi.js";
-import { redactUrl } from "./http/redact-url.js";
+import { registerRequestHooks } from "./http/request-hooks.js";
 import { requestIdOf } from "./http/request-id.js";
 import { type DashboardOptions, registerDashboardRoutes } from "./http/routes/dashboard.js";
 import { ORGANIZATION_SCHEMAS } from "./http/routes/organization-schemas.js";
@@ -29,7 +29,6 @@ import { registerSystemRoutes } from "./http/routes/system.js";
 import { FORESIGHT_PREFIXES, v1Routes } from "./http/routes/v1.js";
 import { SHARED_SCHEMAS } from "./http/schemas/index.js";
 import { pointToTopup } from "./http/topup-hint.js";
-import { refuseUnknownTransferCoding } from "./http/transfer-coding.js";
 import { createValidatorCompiler } from "./http/validation.js";
 import type { Services } from "./services.js";
 
@@ -115,41 +114,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   registerJsonBodyParser(app, JSON_BODY_LIMIT);
   app.decorateRequest("principal", null);
-  app.addHook("onRequest", async (request, reply) => {
-    reply.header("x-request-id", request.id);
-  });
-  app.addHook("onResponse", async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: redactUrl(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-        organization: request.principal?.organizationId,
-      },
-      "request completed",
-    );
-  });
-  // Closing sweeps idle keep-alive connections once. A response still running then (a streamed
-  // file download, a completion) would leave its connection open, and close waiting, until the
-  // client or the 72 s keep-alive timeout ends it; sweep again as each such response finishes.
-  let closing = false;
-  app.addHook("preClose", async () => {
-    closing = true;
-  });
-  app.addHook("onRequest", async (_request, reply) => {
-    if (!closing) return;
-    return reply
-      .status(503)
-      .header("connection", "close")
-      .send(
-        errorBody("The server is shutting down; retry the request.", "api_error", "shutting_down"),
-      );
-  });
-  app.addHook("onResponse", async () => {
-    if (closing) app.server.closeIdleConnections();
-  });
-  app.addHook("onRequest", refuseUnknownTransferCoding);
+  registerRequestHooks(app);
   const explain = services.topups
     ? (error: Error) => pointToTopup(asDatabaseOutage(error))
     : asDatabaseOutage;

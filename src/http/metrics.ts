@@ -32,11 +32,13 @@ export class HttpMetrics {
   instrument(app: FastifyInstance): void {
     this.eventLoopLag.start();
     app.addHook("onClose", async () => this.eventLoopLag.stop());
-    app.addHook("onResponse", async (request, reply) => {
+    // Callback style: an async hook would cost every request a promise and a microtask.
+    app.addHook("onResponse", (request, reply, done) => {
+      const method = request.method;
       const route = request.routeOptions.url ?? "unmatched";
-      const labels = { method: request.method, route };
-      this.requests.inc({ ...labels, status: String(reply.statusCode) });
-      this.latency.observe(labels, reply.elapsedTime / 1000);
+      this.requests.inc({ method, route, status: String(reply.statusCode) });
+      this.latency.observe({ method, route }, reply.elapsedTime / 1000);
+      done();
     });
   }
 }
