@@ -1,4 +1,6 @@
 import { invalidRequest } from "../errors.js";
+import type { ChatMessage } from "../inference/provider.js";
+import { countMessageTokens } from "../inference/tokens.js";
 import { NAIVE_DATE_TIME } from "./schema.js";
 
 /** The as-of moment of a request: `prediction_date`, or now. */
@@ -24,18 +26,26 @@ function asUtc(text: string): string {
 /** Built once: `toLocaleDateString` builds a formatter per call (~0.06 ms on every request). */
 const WEEKDAY = new Intl.DateTimeFormat("en-US", { weekday: "long", timeZone: "UTC" });
 
-/** The last day's line: nearly every request asks for today's, and formatting it is not free. */
-let last = { day: "", line: "" };
+/** A system message of the model's input, with its tokens counted once. */
+export interface CountedMessage {
+  message: ChatMessage;
+  tokens: number;
+}
+
+/**
+ * The last day's line: nearly every request asks for today's, and formatting it and counting
+ * its tokens are not free (counting it took ~5 µs of every chat request).
+ */
+let last: { day: string; line: CountedMessage } | null = null;
 
 /** The system line that tells the model which day it is. */
-export function asOfInstruction(asOf: Date): string {
+export function asOfInstruction(asOf: Date): CountedMessage {
   const day = asOf.toISOString().slice(0, 10);
-  if (day !== last.day) {
+  if (last?.day !== day) {
     const weekday = WEEKDAY.format(asOf);
-    last = {
-      day,
-      line: `Today's date is ${weekday}, ${day} (UTC). Treat this as the current date: you know nothing that happened after it.`,
-    };
+    const content = `Today's date is ${weekday}, ${day} (UTC). Treat this as the current date: you know nothing that happened after it.`;
+    const message: ChatMessage = { role: "system", content };
+    last = { day, line: { message, tokens: countMessageTokens(message) } };
   }
   return last.line;
 }

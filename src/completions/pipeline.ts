@@ -136,7 +136,10 @@ export class CompletionPipeline implements CompletionService {
       // Reading answers out of many long replies adds up: let other requests in between.
       if (choices.length > 0) await nextTurn();
       const promptIndex = Math.floor(choice.index / (prepared.params.n || 1));
-      const answered = await answerReply(prepared, promptIndex, choice.text, caller.signal);
+      // Without a forecast there is no answer to read: no need to wait a turn for one.
+      const answered = prepared.forecast
+        ? await answerReply(prepared, promptIndex, choice.text, caller.signal)
+        : null;
       if (answered && prepared.forecast) {
         countAnswer(this.deps.metrics, prepared.forecast, answered.outcome);
         if (answered.repairUsage) tally.add(answered.repairUsage);

@@ -2,7 +2,6 @@ import { usdToNanos } from "../billing/money.js";
 import { invalidRequest } from "../errors.js";
 import { guidanceFor, questionText } from "../forecast/index.js";
 import type {
-  ChatMessage,
   InferenceInput,
   InferenceProvider,
   InferenceRequest,
@@ -106,10 +105,16 @@ export async function prepareCompletion(
   signal: AbortSignal | undefined,
 ): Promise<PreparedCompletion> {
   const research = plan.research;
-  const [forecast, researchOutcome] = await Promise.all([
-    plan.forecastRequest ? resolveForecast(plan.forecastRequest, deps.classifier, signal) : null,
-    research ? deps.research.run({ ...research, ...(signal ? { signal } : {}) }) : null,
-  ]);
+  // A request with neither (most of them) does not wait a turn for nothing.
+  const [forecast, researchOutcome] =
+    plan.forecastRequest || research
+      ? await Promise.all([
+          plan.forecastRequest
+            ? resolveForecast(plan.forecastRequest, deps.classifier, signal)
+            : null,
+          research ? deps.research.run({ ...research, ...(signal ? { signal } : {}) }) : null,
+        ])
+      : [null, null];
   // An `auto` ensemble question classified as free text has nothing to combine: refused here.
   if (plan.ensemble && forecast) ensembleAnswerType(forecast.type);
   return {
@@ -154,12 +159,12 @@ export function planChat(
   const question = questionText(body.messages);
   const forecastRequest = requestForecast(body.answer_type, question, false);
   const ensemble = ensembleRequest(body);
-  const dateLine: ChatMessage = { role: "system", content: asOfInstruction(asOf) };
+  const dateLine = asOfInstruction(asOf);
   // The research follows the date line and comes before the guidance.
   const compose = (forecast: ForecastPlan | null, research: string | null): InferenceInput => ({
     kind: "chat",
     messages: [
-      dateLine,
+      dateLine.message,
       ...(research === null ? [] : [{ role: "system" as const, content: research }]),
       ...(forecast ? [{ role: "system" as const, content: guidanceMessage(forecast) }] : []),
       ...body.messages,
@@ -167,7 +172,8 @@ export function planChat(
   });
   const guidance = longestGuidance(forecastRequest);
   const promptTokens =
-    countChatTokens([dateLine, ...body.messages]) +
+    dateLine.tokens +
+    countChatTokens(body.messages) +
     (guidance === null ? 0 : countChatTokens([{ role: "system", content: guidance }]));
   return finishPlan(deps, caller, body, entry, {
     compose,

@@ -96,6 +96,11 @@ function remember(text: string, count: number): void {
   }
 }
 
+/** The tokens one message adds to a chat: its text, its role and delimiters. */
+export function countMessageTokens(message: ChatMessage): number {
+  return MESSAGE_OVERHEAD_TOKENS + countPromptTokens(message.content);
+}
+
 export function countChatTokens(messages: ChatMessage[]): number {
   const overhead = REPLY_PRIMING_TOKENS + MESSAGE_OVERHEAD_TOKENS * messages.length;
   return overhead + countPromptListTokens(messages.map((message) => message.content));
