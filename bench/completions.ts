@@ -3,7 +3,8 @@
  * to the model server directly, through a bare proxy (proxy-process.ts: the least an extra HTTP
  * hop costs here) and through Sibyl on SQLite and on PostgreSQL, each driven by autocannon from
  * its own process. Sibyl is judged against the bare proxy, which carries the same hop. The
- * "Sibyl floor" row is the SQLite server's route that stops short of the pipeline
+ * "Fastify proxy" row is the bare proxy on Sibyl's framework (fastify-proxy-process.ts): what
+ * the framework alone adds. The "Sibyl floor" row is the SQLite server's route that stops short of the pipeline
  * (floor-route.ts): what Sibyl's HTTP layer, authentication and rate limit cost on their own.
  * With `upstreamDelayMs` the model server takes that long per reply, which shows Sibyl's
  * overhead next to a realistic model; that run is reported without targets.
@@ -24,7 +25,7 @@ export interface CompletionsBenchOptions {
   upstreamDelayMs?: number;
 }
 
-export const TARGET_NAMES = ["direct", "proxy", "floor", "sqlite", "postgres"] as const;
+export const TARGET_NAMES = ["direct", "proxy", "fastify", "floor", "sqlite", "postgres"] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /** A target's load result and the CPU its own process spent per response (ms). */
@@ -55,6 +56,7 @@ export const MAX_ADDED_P50_MS = 0.3;
 const LABELS: Record<TargetName, string> = {
   direct: "model server",
   proxy: "bare proxy",
+  fastify: "Fastify proxy",
   floor: "Sibyl floor",
   sqlite: "Sibyl SQLite",
   postgres: "Sibyl Postgres",
@@ -115,6 +117,10 @@ export async function benchCompletions(
       upstreamUrl: upstream.ready.url,
     });
     stops.push(() => proxy.stop());
+    const fastifyProxy = await startChild<{ url: string }>("./fastify-proxy-process.ts", {
+      upstreamUrl: upstream.ready.url,
+    });
+    stops.push(() => fastifyProxy.stop());
     const database = await createTestDatabase();
     stops.push(() => database.drop());
     const sqlite = await startSibyl(upstream.ready.url);
@@ -130,6 +136,7 @@ export async function benchCompletions(
     const requests: Record<TargetName, Request> = {
       direct,
       proxy: { ...direct, url: `${proxy.ready.url}/v1/chat/completions` },
+      fastify: { ...direct, url: `${fastifyProxy.ready.url}/v1/chat/completions` },
       floor: sqlite.floor,
       sqlite: sqlite.request,
       postgres: postgres.request,
@@ -138,6 +145,7 @@ export async function benchCompletions(
     const pids: Record<TargetName, number> = {
       direct: upstream.process.pid as number,
       proxy: proxy.process.pid as number,
+      fastify: fastifyProxy.process.pid as number,
       floor: sqlite.pid,
       sqlite: sqlite.pid,
       postgres: postgres.pid,
