@@ -169,14 +169,15 @@ export class CreditLeases {
       shortNanos -= fromLease;
     }
     return new Promise<Settlement>((resolve, reject) => {
+      // Own fields before the spread: see prepareCompletion (completions/plan.ts).
       this.pending.push({
-        ...charge,
         organizationId: hold.organizationId,
         leaseId: hold.leaseId,
         coveredNanos,
         shortNanos,
         resolve,
         reject,
+        ...charge,
       });
       this.writing ??= this.writeAll();
     });
@@ -498,14 +499,9 @@ async function writeCharges(
   });
   const after = (await spendableNanos(tx, organizationId)) ?? 0;
   const layout = layOut(organizationId, charges, charged);
-  await insertChargeEntries(
-    tx,
-    layout.entries.map((entry) => ({
-      ...entry,
-      balanceAfterNanos: entry.balanceAfterNanos + after,
-    })),
-    now,
-  );
+  // Relative balances become absolute now that the balance after the last charge is known.
+  for (const entry of layout.entries) entry.balanceAfterNanos += after;
+  await insertChargeEntries(tx, layout.entries, now);
   await insertUsageRows(tx, layout.usages, now);
   return {
     settlements: layout.settlements.map((settlement) => ({

@@ -145,12 +145,13 @@ export class CompletionPipeline implements CompletionService {
         if (answered.repairUsage) tally.add(answered.repairUsage);
       }
       const tags = answered?.suffix ?? "";
+      // Own fields before the spread: see prepareCompletion.
       choices.push({
-        ...choice,
-        text: choice.text + tags,
         reply: choice.text,
         tags,
         outcome: answered?.outcome ?? null,
+        ...choice,
+        text: choice.text + tags,
       });
     }
     return { choices, tally };
