@@ -80,8 +80,8 @@ export async function runLine(
   let outcome: LineOutcome;
   try {
     await deps.completions.chat(
+      // Own fields before the spread: see prepareCompletion (completions/plan.ts).
       {
-        ...spender,
         priceMultiplier: deps.priceMultiplier,
         billingReference: hold.reference,
         recordWithCharge: async (tx, response) => {
@@ -92,6 +92,7 @@ export async function runLine(
           );
           if (!recorded) throw new LineLost();
         },
+        ...spender,
       },
       JSON.parse(line.body) as ChatCompletionBody,
     );

@@ -157,7 +157,7 @@ export class BatchWorker {
       try {
         await this.deps.handle.db.transaction(async (tx) => {
           for (const line of lines) {
-            const fence = { ...line, owner: this.id };
+            const fence = { owner: this.id, ...line };
             const reference = lineBillingReference(line.batchId, line.customId);
             // The hold before the line, as the line's charge takes them.
             await this.deps.ledger.lockHolds(line.organizationId, [reference], tx);
@@ -219,7 +219,7 @@ export class BatchWorker {
   private startLine(line: ClaimedLine, batch: UnfinishedBatch): void {
     const key = `${line.batchId}#${line.lineNumber}`;
     const organizationId = batch.organization_id;
-    this.inFlight.set(key, { ...line, organizationId });
+    this.inFlight.set(key, { organizationId, ...line });
     runLine(
       {
         db: this.deps.handle.db,

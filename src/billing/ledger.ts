@@ -246,7 +246,8 @@ export class Ledger {
     );
     return {
       nanos,
-      items: items.map((item, index) => ({ ...item, amountNanos: paid[index] ?? 0 })),
+      // Object.assign, not a spread: see prepareCompletion (completions/plan.ts).
+      items: items.map((item, index) => Object.assign({}, item, { amountNanos: paid[index] ?? 0 })),
     };
   }
 
@@ -311,7 +312,7 @@ export class Ledger {
           actualNanos,
           now,
           reference,
-          items: items.map((item, index) => ({ ...item, laterNanos: laterSum(items, index) })),
+          items: items.map((item, index) => ({ laterNanos: laterSum(items, index), ...item })),
           usage: usage ?? null,
         }),
       );

@@ -197,7 +197,9 @@ function chatResponse(
   usage: Usage,
 ): ChatCompletionResponse {
   if (plan.ensemble && plan.forecast) {
-    const samples = choices.map((choice) => ({ ...choice, outcome: choice.outcome ?? "failed" }));
+    const samples = choices.map((choice) =>
+      Object.assign({}, choice, { outcome: choice.outcome ?? "failed" }),
+    );
     return ensembleResponse(plan, plan.ensemble, plan.forecast.type, samples, usage);
   }
   const annotations = annotationsOf(plan);

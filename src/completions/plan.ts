@@ -112,7 +112,9 @@ export async function prepareCompletion(
           plan.forecastRequest
             ? resolveForecast(plan.forecastRequest, deps.classifier, signal)
             : null,
-          research ? deps.research.run({ ...research, ...(signal ? { signal } : {}) }) : null,
+          research
+            ? deps.research.run(signal ? Object.assign({}, research, { signal }) : research)
+            : null,
         ])
       : [null, null];
   // An `auto` ensemble question classified as free text has nothing to combine: refused here.
@@ -388,5 +390,5 @@ function planResearch(
       "messages",
     );
   }
-  return { ...research, tokenBudget };
+  return { tokenBudget, ...research };
 }

@@ -27,11 +27,13 @@ export async function answerReply(
   if (direct) return { suffix: direct, outcome: "extracted", repairUsage: null };
   try {
     const input = repairInput(plan, promptIndex, reply, repairMessage(forecast));
-    const result = await plan.provider.complete({
-      ...inferenceRequest(plan, signal),
-      input,
-      params: { ...plan.params, n: 1, max_tokens: REPAIR_MAX_TOKENS },
-    });
+    // Object.assign rather than spreads: see prepareCompletion (plan.ts).
+    const result = await plan.provider.complete(
+      Object.assign(inferenceRequest(plan, signal), {
+        input,
+        params: Object.assign({}, plan.params, { n: 1, max_tokens: REPAIR_MAX_TOKENS }),
+      }),
+    );
     const text = result.choices[0]?.text ?? "";
     const usage = result.usage ?? {
       promptTokens:

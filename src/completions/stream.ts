@@ -116,11 +116,7 @@ async function* relay(
       if (event.type === "delta") {
         texts.set(index, (texts.get(index) ?? "") + (event.text ?? ""));
         if (event.thinking) thoughts.set(index, (thoughts.get(index) ?? "") + event.thinking);
-        yield chunk(index, {
-          ...(first ? { role: "assistant" as const } : {}),
-          ...(event.text ? { content: event.text } : {}),
-          ...(event.thinking ? { thinking: event.thinking } : {}),
-        });
+        yield chunk(index, streamDelta(first, event.text, event.thinking));
         continue;
       }
       if (first && kind === "chat") yield chunk(index, { role: "assistant", content: "" });
@@ -181,4 +177,20 @@ function textChunk(
     model: plan.model,
     choices,
   };
+}
+
+/**
+ * A chunk's delta, set field by field: a literal made of spreads would get a new V8 shape for
+ * every chunk on Node 20 (see prepareCompletion in plan.ts).
+ */
+function streamDelta(
+  first: boolean,
+  text: string | undefined,
+  thinking: string | undefined,
+): Delta {
+  const delta: Delta = {};
+  if (first) delta.role = "assistant";
+  if (text) delta.content = text;
+  if (thinking) delta.thinking = thinking;
+  return delta;
 }

@@ -30,12 +30,12 @@ const MAX_TEXT_CHARS = 60_000;
 
 /** A result cut to the lengths the guard reads and the context uses. */
 export function boundResult(result: ResearchResult): ResearchResult {
-  return {
-    ...result,
+  // Object.assign, not a spread: see prepareCompletion (completions/plan.ts).
+  return Object.assign({}, result, {
     title: cut(result.title, MAX_TITLE_CHARS),
     snippet: cut(result.snippet, MAX_SNIPPET_CHARS),
     text: cut(result.text, MAX_TEXT_CHARS),
-  };
+  });
 }
 
 function cut(text: string | null, max: number): string | null {

@@ -104,7 +104,7 @@ export class Research {
       cutoff: request.cutoff,
       tokenBudget: request.tokenBudget,
     });
-    return { ...context, events };
+    return Object.assign(context, { events });
   }
 
   /** The guarded results of one source, or null when it could not answer. */
@@ -217,11 +217,10 @@ function citable(url: string): boolean {
 /** What the context and the cache need of a result the guard has read in full. */
 function excerpted(result: ResearchResult): ResearchResult {
   const excerpt = result.snippet ?? result.text;
-  return {
-    ...result,
+  return Object.assign({}, result, {
     snippet: excerpt === null ? null : excerpt.slice(0, KEPT_EXCERPT_CHARS),
     text: null,
-  };
+  });
 }
 
 /** Round robin over the sources, each in its own order; a page seen before is skipped. */

@@ -140,10 +140,12 @@ export class ResponseEventStream {
       });
     }
     this.reasoning.text += delta;
-    yield this.event("response.reasoning_summary_text.delta", {
-      ...this.summaryPlace(this.reasoning),
-      delta,
-    });
+    // Added to the new place object rather than spread into a literal: see
+    // prepareCompletion (completions/plan.ts).
+    yield this.event(
+      "response.reasoning_summary_text.delta",
+      Object.assign(this.summaryPlace(this.reasoning), { delta }),
+    );
   }
 
   private *closeReasoning(): Generator<ResponseStreamEvent> {
@@ -165,11 +167,10 @@ export class ResponseEventStream {
     yield* this.closeReasoning();
     const message = yield* this.openMessage();
     message.text += delta;
-    yield this.event("response.output_text.delta", {
-      ...this.textPlace(message),
-      delta,
-      logprobs: [],
-    });
+    yield this.event(
+      "response.output_text.delta",
+      Object.assign(this.textPlace(message), { delta, logprobs: [] }),
+    );
   }
 
   private *openMessage(): Generator<ResponseStreamEvent, OpenItem> {

@@ -24,13 +24,19 @@ export async function sampleEnsemble<C extends { index: number }>(
   answer: (result: InferenceResult) => Promise<AnsweredSample<C>>,
 ): Promise<AnsweredSample<C>> {
   const samples = await answeredCalls(spec.samples, signal, async (index) => {
-    const result = await prepared.provider.complete({
-      ...inferenceRequest(prepared, signal),
-      params: sampleParams(prepared.params, index),
-    });
+    // Object.assign rather than spreads: see prepareCompletion (plan.ts).
+    const result = await prepared.provider.complete(
+      Object.assign(inferenceRequest(prepared, signal), {
+        params: sampleParams(prepared.params, index),
+      }),
+    );
     // A server that answers with more than the one choice asked for: the first is the sample.
-    const answered = await answer({ ...result, choices: result.choices.slice(0, 1) });
-    return { ...answered, choices: answered.choices.map((choice) => ({ ...choice, index })) };
+    const answered = await answer(
+      Object.assign({}, result, { choices: result.choices.slice(0, 1) }),
+    );
+    return Object.assign({}, answered, {
+      choices: answered.choices.map((choice) => Object.assign({}, choice, { index })),
+    });
   });
   const tally = new UsageTally();
   for (const sample of samples) tally.add(sample.tally);
@@ -42,11 +48,10 @@ export async function sampleEnsemble<C extends { index: number }>(
  * plus the sample's position), as the same seed would repeat the same reply.
  */
 function sampleParams(params: SamplingParams, index: number): SamplingParams {
-  return {
-    ...params,
+  return Object.assign({}, params, {
     n: 1,
     seed: params.seed === null || params.seed === undefined ? null : params.seed + index,
-  };
+  });
 }
 
 /**

@@ -131,7 +131,10 @@ export function proseChoices(line: string, options: OptionMap, names: OptionName
       });
     } else if (named.length === 0 && stated.length === 1) {
       const text = line.slice(clause.start, clause.end);
-      const local = { ...only, start: only.start - clause.start, end: only.end - clause.start };
+      const local = Object.assign({}, only, {
+        start: only.start - clause.start,
+        end: only.end - clause.start,
+      });
       entries.push({ letter: shortenedName(text, local, options), raw: only });
     } else {
       entries.push(...stated.map((raw) => ({ letter: UNPLACED, raw })));

@@ -96,11 +96,10 @@ function concludedAfter(text: string): StatedFigure[] {
 
 /** Sentences of the closing paragraph that are a figure and linking words: "So 30%.", "Maybe 30%". */
 function closingStatements(paragraph: string, from: number): StatedFigure[] {
-  return markedFigures(paragraph, SENTENCE_START).map((figure) => ({
-    ...figure,
-    start: figure.start + from,
-    end: figure.end + from,
-  }));
+  // Object.assign, not a spread: see figureWith in stated-figure.ts.
+  return markedFigures(paragraph, SENTENCE_START).map((figure) =>
+    Object.assign({}, figure, { start: figure.start + from, end: figure.end + from }),
+  );
 }
 
 /**
@@ -112,12 +111,12 @@ function closingStatements(paragraph: string, from: number): StatedFigure[] {
 export function lastConclusion(text: string): RawNumber[] {
   const cued: Conclusion[] = [...markedFigures(text, CONCLUSION_MARKER), ...concludedAfter(text)]
     .filter((figure) => stated(text, figure))
-    .map((figure) => ({ ...figure, closing: false }));
+    .map((figure) => ({ closing: false, ...figure }));
   const from = paragraphStart(text, lastDigitAt(text));
   const paragraph = text.slice(from);
   const closing: Conclusion[] = closingStatements(paragraph, from)
     .filter((figure) => stated(text, figure))
-    .map((figure) => ({ ...figure, closing: true }));
+    .map((figure) => ({ closing: true, ...figure }));
   const last = [...cued, ...closing].reduce<Conclusion | undefined>(
     (latest, figure) => (latest === undefined || figure.start > latest.start ? figure : latest),
     undefined,
