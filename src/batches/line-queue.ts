@@ -52,7 +52,8 @@ export async function insertLines(db: Db, lines: NewLine[]): Promise<void> {
   if (lines.length === 0) return;
   await db.query
     .insertInto("batch_lines")
-    .values(lines.map((line) => ({ ...line, status: "queued" as const, lease_owner: null })))
+    // Own fields before the spread: see prepareCompletion (completions/plan.ts).
+    .values(lines.map((line) => ({ status: "queued" as const, lease_owner: null, ...line })))
     .execute();
 }
 

@@ -58,7 +58,10 @@ export class CostReports {
       ? await this.byLineItem(organizationId, page.from, page.to)
       : await this.fromUsage(organizationId, query.groupBy, page.from, page.to);
     const sorted = rows
-      .map((row) => ({ ...row, day: Number(row.day), cost_nanos: Number(row.cost_nanos) }))
+      // Object.assign, not a spread: see prepareCompletion (completions/plan.ts).
+      .map((row) =>
+        Object.assign({}, row, { day: Number(row.day), cost_nanos: Number(row.cost_nanos) }),
+      )
       .sort(costliestFirst);
     return { days: dayBuckets(page, sorted), nextPage: page.nextPage };
   }

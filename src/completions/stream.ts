@@ -135,7 +135,9 @@ async function* relay(
     }
     const usage = await settle();
     if (plan.includeUsageInStream) {
-      yield kind === "chat" ? { ...chatChunk(plan, []), usage } : { ...textChunk(plan, []), usage };
+      yield kind === "chat"
+        ? Object.assign(chatChunk(plan, []), { usage })
+        : Object.assign(textChunk(plan, []), { usage });
     }
   } catch (error) {
     if (error instanceof UpstreamError && error.failure === "aborted") {

@@ -31,14 +31,17 @@ function startEventStream(
   headers: Record<string, string>,
 ): FastifyReply["raw"] {
   reply.hijack();
-  reply.raw.writeHead(200, {
-    ...headers,
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-    "x-accel-buffering": "no",
-    "x-request-id": request.id,
-  });
+  // Object.assign, not a spread: see prepareCompletion (completions/plan.ts).
+  reply.raw.writeHead(
+    200,
+    Object.assign({}, headers, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+      "x-request-id": request.id,
+    }),
+  );
   return reply.raw;
 }
 

@@ -41,7 +41,9 @@ export function configuredSources(
     maxResults: settings.max_results,
     timeoutMs: settings.timeout_ms,
   }));
-  return (archive) => built.map((source) => ({ ...source, source: source.source ?? archive }));
+  // Object.assign, not a spread: see prepareCompletion (completions/plan.ts).
+  return (archive) =>
+    built.map((source) => Object.assign({}, source, { source: source.source ?? archive }));
 }
 
 type ResolvedSource = Config["research"]["sources"]["news_search"];

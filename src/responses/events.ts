@@ -74,12 +74,11 @@ export class ResponseEventStream {
     }
     yield* this.closeItems(outcome.status);
     yield this.event(`response.${outcome.status}`, {
-      response: {
-        ...this.snapshot(),
+      response: Object.assign(this.snapshot(), {
         status: outcome.status,
         incomplete_details: outcome.incomplete,
         usage,
-      },
+      }),
     });
   }
 
@@ -104,21 +103,21 @@ export class ResponseEventStream {
         error,
       }),
       this.event("response.failed", {
-        response: {
-          ...this.snapshot(),
+        response: Object.assign(this.snapshot(), {
           status: "failed",
           error: { code: error.code, message: error.message },
           output,
-        },
+        }),
       }),
     ];
   }
 
   private snapshot(): ResponseObject {
-    return {
-      ...responseFrame(this.body, this.id, this.createdAt, this.body.model),
+    // Added to the new frame rather than spread into a literal: see prepareCompletion
+    // (completions/plan.ts).
+    return Object.assign(responseFrame(this.body, this.id, this.createdAt, this.body.model), {
       output: [...this.output],
-    };
+    });
   }
 
   private event(type: string, fields: Record<string, unknown>): ResponseStreamEvent {
