@@ -32,18 +32,22 @@ export interface CountedMessage {
   tokens: number;
 }
 
+const MS_PER_DAY = 86_400_000;
+
 /**
- * The last day's line: nearly every request asks for today's, and formatting it and counting
- * its tokens are not free (counting it took ~5 µs of every chat request).
+ * The last day's line, by its day number since the epoch (UTC): nearly every request asks for
+ * today's, and formatting it and counting its tokens are not free (counting it took ~5 µs of
+ * every chat request).
  */
-let last: { day: string; line: CountedMessage } | null = null;
+let last: { day: number; line: CountedMessage } | null = null;
 
 /** The system line that tells the model which day it is. */
 export function asOfInstruction(asOf: Date): CountedMessage {
-  const day = asOf.toISOString().slice(0, 10);
+  const day = Math.floor(asOf.getTime() / MS_PER_DAY);
   if (last?.day !== day) {
     const weekday = WEEKDAY.format(asOf);
-    const content = `Today's date is ${weekday}, ${day} (UTC). Treat this as the current date: you know nothing that happened after it.`;
+    const date = asOf.toISOString().slice(0, 10);
+    const content = `Today's date is ${weekday}, ${date} (UTC). Treat this as the current date: you know nothing that happened after it.`;
     const message: ChatMessage = { role: "system", content };
     last = { day, line: { message, tokens: countMessageTokens(message) } };
   }
