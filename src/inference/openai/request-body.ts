@@ -1,4 +1,4 @@
-import type { InferenceRequest, SamplingParams } from "../provider.js";
+import type { InferenceRequest } from "../provider.js";
 
 type WireBody = Record<string, unknown>;
 
@@ -13,23 +13,15 @@ export function buildRequestBody(
   upstreamModel: string,
   stream: boolean,
 ): WireBody {
-  const input =
-    request.input.kind === "chat"
-      ? { messages: request.input.messages }
-      : { prompt: request.input.prompt };
-  const body: WireBody = {
-    model: upstreamModel,
-    ...input,
-    ...presentParams(request.params),
-    stream,
-  };
+  // Built field by field, in the order sent: the body is made for every upstream call.
+  const body: WireBody = { model: upstreamModel };
+  if (request.input.kind === "chat") body.messages = request.input.messages;
+  else body.prompt = request.input.prompt;
+  // Null and undefined mean "server default", so they are left out rather than sent as null.
+  for (const [name, value] of Object.entries(request.params)) {
+    if (value !== null && value !== undefined) body[name] = value;
+  }
+  body.stream = stream;
   if (stream) body.stream_options = { include_usage: true };
   return body;
-}
-
-/** Null and undefined mean "server default", so they are left out rather than sent as null. */
-function presentParams(params: SamplingParams): WireBody {
-  return Object.fromEntries(
-    Object.entries(params).filter(([, value]) => value !== null && value !== undefined),
-  );
 }
