@@ -137,16 +137,20 @@ describe("errors raised before a route runs", () => {
     },
   );
 
-  it("answers a chunked body whose framing breaks off mid-way at once, in the error shape", async () => {
-    const head = [
+  /** The head of an authenticated JSON chat completion, its body framed by `framing`. */
+  const chatHead = (framing: string) =>
+    [
       "POST /v1/chat/completions HTTP/1.1",
       "Host: x",
       `Authorization: Bearer ${apiKey}`,
       "Content-Type: application/json",
-      "Transfer-Encoding: chunked",
+      framing,
       "",
       "",
     ].join("\r\n");
+
+  it("answers a chunked body whose framing breaks off mid-way at once, in the error shape", async () => {
+    const head = chatHead("Transfer-Encoding: chunked");
     // The route is already reading this body when the parser meets the broken chunk size.
     const exchange = await rawExchange(server.url, [`${head}2\r\n{"\r\n`, "zz\r\n\r\n"], {
       pauseMs: 100,
@@ -201,15 +205,7 @@ describe("errors raised before a route runs", () => {
   });
 
   it("answers a body over the limit, announced by Content-Length, without waiting for it", async () => {
-    const head = [
-      "POST /v1/chat/completions HTTP/1.1",
-      "Host: x",
-      `Authorization: Bearer ${apiKey}`,
-      "Content-Type: application/json",
-      `Content-Length: ${17 * 1024 * 1024}`,
-      "",
-      "",
-    ].join("\r\n");
+    const head = chatHead(`Content-Length: ${17 * 1024 * 1024}`);
     const exchange = await rawExchange(server.url, [head], { responses: 1 });
     expectSibylError(asJson(exchange.responses[0]), 413, "request_too_large");
   });
