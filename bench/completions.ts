@@ -4,8 +4,9 @@
  * hop costs here) and through Sibyl on SQLite and on PostgreSQL, each driven by autocannon from
  * its own process. Sibyl is judged against the bare proxy, which carries the same hop. The
  * "Fastify proxy" row is the bare proxy on Sibyl's framework (fastify-proxy-process.ts): what
- * the framework alone adds. The "Sibyl floor" row is the SQLite server's route that stops short of the pipeline
- * (floor-route.ts): what Sibyl's HTTP layer, authentication and rate limit cost on their own.
+ * the framework alone adds. The "Sibyl floor" row is the SQLite server's route that stops short
+ * of the pipeline (floor-route.ts): what Sibyl's HTTP layer, authentication and rate limit cost
+ * on their own.
  * With `upstreamDelayMs` the model server takes that long per reply, which shows Sibyl's
  * overhead next to a realistic model; that run is reported without targets.
  * Each row also shows the CPU the target's own process spent per response, warm-up included: on

@@ -3,8 +3,8 @@
  * Sibyl does before and after the completion pipeline (routing, JSON body parsing and schema
  * validation, API key authentication, the rate limit, response serialization, every global hook)
  * and answers a fixed reply instead of running it: no hold, no upstream call, no settlement.
- * The distance from the bare proxy to this route is what the framework alone costs; no change to
- * the pipeline can take Sibyl past it.
+ * The distance from the Fastify proxy (fastify-proxy-process.ts) to this route is what Sibyl's
+ * HTTP layer costs on its own; no change to the pipeline can take Sibyl past it.
  */
 import type { App } from "../src/app.js";
 import type { Services } from "../src/services.js";

@@ -48,7 +48,8 @@ export function asOfInstruction(asOf: Date): CountedMessage {
     const weekday = WEEKDAY.format(asOf);
     const date = asOf.toISOString().slice(0, 10);
     const content = `Today's date is ${weekday}, ${date} (UTC). Treat this as the current date: you know nothing that happened after it.`;
-    const message: ChatMessage = { role: "system", content };
+    // Frozen: this one object goes into every request's input until the day changes.
+    const message: ChatMessage = Object.freeze({ role: "system", content });
     last = { day, line: { message, tokens: countMessageTokens(message) } };
   }
   return last.line;
