@@ -86,9 +86,9 @@ function connectSqlite(file: string): DatabaseHandle {
   sqlite.pragma("foreign_keys = ON");
   // Other processes (CLI, workers) may hold the write lock briefly.
   sqlite.pragma("busy_timeout = 5000");
-  const checkpointer = file === ":memory:" ? null : startWalCheckpointer(sqlite, file);
   const connection = withStatementCache(sqlite);
   const turns = new ConnectionTurns();
+  const checkpointer = file === ":memory:" ? null : startWalCheckpointer(sqlite, file, turns);
   const kysely = new Kysely<Database>({
     dialect: new QueuedSqliteDialect({ database: connection }, turns),
   });

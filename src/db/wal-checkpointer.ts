@@ -1,24 +1,42 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type SqliteDatabase from "better-sqlite3";
+import type { ConnectionTurns } from "./connection-turns.js";
 
 /** How often the checkpointer copies the write-ahead log into the database file. */
 const CHECKPOINT_INTERVAL_MS = 200;
 /** SQLite's own default, restored if the checkpointer stops working. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+/** A log this many frames long (4 KiB pages: 32 MiB) is emptied while the service waits. */
+const DEFAULT_RESTART_FRAMES = 8192;
+/** How long emptying the log waits for another process's write or read before it gives up. */
+const RESTART_LOCK_WAIT_MS = 250;
 
 /**
  * Plain JavaScript, so that it runs in a worker however the service itself was loaded. A
- * passive checkpoint never waits for (or blocks) the service's readers and writers.
+ * passive checkpoint never waits for (or blocks) the service's readers and writers. It reports
+ * a log that keeps growing, and empties it when the service says it has stopped writing.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
+const db = new Database(workerData.file, { timeout: workerData.lockWaitMs });
 // Checkpoints copy pages straight from the log to the file: no page cache worth keeping.
 db.pragma("cache_size = -256");
-const timer = setInterval(() => db.pragma("wal_checkpoint(PASSIVE)"), workerData.intervalMs);
-parentPort.once("message", () => {
+const checkpoint = (mode) => db.pragma("wal_checkpoint(" + mode + ")")[0];
+const timer = setInterval(() => {
+  if (checkpoint("PASSIVE").log >= workerData.restartFrames) parentPort.postMessage("long");
+}, workerData.intervalMs);
+parentPort.on("message", (message) => {
+  if (message === "empty") {
+    try {
+      checkpoint("TRUNCATE");
+    } catch {
+      // Another process held its lock too long: the log stays long and is reported again.
+    }
+    parentPort.postMessage("emptied");
+    return;
+  }
   clearInterval(timer);
   db.close();
   parentPort.close();
@@ -29,15 +47,29 @@ export interface WalCheckpointer {
   stop(): Promise<void>;
 }
 
+export interface WalCheckpointerOptions {
+  /** Log length, in frames, at which the service pauses its statements to empty the log. */
+  restartFrames?: number;
+}
+
 /**
  * Moves WAL checkpoints off the request path. Left to itself SQLite checkpoints inside whichever
  * commit crosses 1000 pages, and that commit then waits for the checkpoint's copying and its
  * fsyncs; under load that was about a third of every commit's cost. A worker thread with its own
  * connection checkpoints instead, and should it fail SQLite's own checkpoints come back.
+ *
+ * A passive checkpoint copies the log but cannot start it over: only a commit that finds every
+ * frame already copied does that. Under a steady stream of commits there is always one made
+ * since the last checkpoint began, so the log would grow by every page written, for as long as
+ * the stream lasts (gigabytes in a day of traffic). Once it is long, the service takes its
+ * connection's turn, so no statement of its own runs, while the worker empties the log; that
+ * pause costs a few milliseconds every 32 MiB of writes, and the event loop never blocks.
  */
 export function startWalCheckpointer(
   sqlite: SqliteDatabase.Database,
   file: string,
+  turns: ConnectionTurns,
+  options: WalCheckpointerOptions = {},
 ): WalCheckpointer {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -47,13 +79,47 @@ export function startWalCheckpointer(
       driver: createRequire(import.meta.url).resolve("better-sqlite3"),
       file,
       intervalMs: CHECKPOINT_INTERVAL_MS,
+      restartFrames: options.restartFrames ?? DEFAULT_RESTART_FRAMES,
+      lockWaitMs: RESTART_LOCK_WAIT_MS,
     },
   });
   worker.unref();
   sqlite.pragma("wal_autocheckpoint = 0");
-  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  let exitedNow = false;
+  const exited = new Promise<void>((resolve) =>
+    worker.once("exit", () => {
+      exitedNow = true;
+      resolve();
+    }),
+  );
   worker.once("error", () => {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+  });
+
+  let emptying = false;
+  let emptied: (() => void) | null = null;
+  const emptyLog = async () => {
+    const waiting = turns.take();
+    if (waiting) await waiting;
+    try {
+      if (exitedNow) return;
+      const done = new Promise<void>((resolve) => {
+        emptied = resolve;
+      });
+      worker.postMessage("empty");
+      await Promise.race([done, exited]);
+    } finally {
+      emptied = null;
+      emptying = false;
+      turns.give();
+    }
+  };
+  worker.on("message", (message) => {
+    if (message === "emptied") emptied?.();
+    else if (message === "long" && !emptying) {
+      emptying = true;
+      void emptyLog();
+    }
   });
   return {
     async stop() {

@@ -1,7 +1,11 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
+import { ConnectionTurns } from "../../src/db/connection-turns.js";
+import { startWalCheckpointer } from "../../src/db/wal-checkpointer.js";
 import type { Services } from "../../src/services.js";
 import { until } from "../support/polling.js";
 import { openServices, sqliteUrl } from "./support/services.js";
@@ -47,5 +51,47 @@ describe("WAL checkpoints on SQLite", () => {
     }
     const walPages = statSync(`${file}-wal`).size / 4096;
     expect(walPages).toBeLessThan(5000);
+  });
+});
+
+describe("the write-ahead log under commits that never pause", () => {
+  it("is emptied once it is long, and every commit survives", async () => {
+    const file = path.join(temp.make("sibyl-wal-stream-"), "stream.db");
+    const sqlite = new SqliteDatabase(file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.exec("create table rows (id integer primary key, body blob not null)");
+    const insert = sqlite.prepare("insert into rows (body) values (?)");
+    const turns = new ConnectionTurns();
+    const restartFrames = 200;
+    const checkpointer = startWalCheckpointer(sqlite, file, turns, { restartFrames });
+    try {
+      // A commit of a page or two every millisecond or so, like a busy service's settlements:
+      // a passive checkpoint never finds a moment when every frame is copied, so without the
+      // pauses the log would hold every page of every commit.
+      const body = Buffer.alloc(3000, 7);
+      let commits = 0;
+      let longestLogBytes = 0;
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        const waiting = turns.take();
+        if (waiting) await waiting;
+        insert.run(body);
+        turns.give();
+        commits += 1;
+        longestLogBytes = Math.max(longestLogBytes, statSync(`${file}-wal`).size);
+        await sleep(0);
+      }
+      const longestLogFrames = longestLogBytes / (4096 + 24);
+      expect(commits).toBeGreaterThan(4 * restartFrames);
+      expect(longestLogFrames).toBeLessThan(5 * restartFrames);
+      const [{ count }] = sqlite.prepare("select count(*) as count from rows").all() as {
+        count: number;
+      }[];
+      expect(count).toBe(commits);
+    } finally {
+      await checkpointer.stop();
+      sqlite.close();
+    }
   });
 });
