@@ -85,9 +85,7 @@ describe("the write-ahead log under commits that never pause", () => {
       const longestLogFrames = longestLogBytes / (4096 + 24);
       expect(commits).toBeGreaterThan(4 * restartFrames);
       expect(longestLogFrames).toBeLessThan(5 * restartFrames);
-      const [{ count }] = sqlite.prepare("select count(*) as count from rows").all() as {
-        count: number;
-      }[];
+      const count = sqlite.prepare("select count(*) from rows").pluck().get();
       expect(count).toBe(commits);
     } finally {
       await checkpointer.stop();
