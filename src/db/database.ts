@@ -1,4 +1,5 @@
 import type { Kysely, RawBuilder } from "kysely";
+import type { PlainStatement } from "./plain-statement.js";
 import type { Database } from "./schema.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -13,15 +14,15 @@ export type QueryBuilder = Omit<
 >;
 
 /**
- * Runs hand-written SQL (`sql` templates, compiled for the dialect) without the query builder's
- * machinery. The statements every request runs (key lookup, rate limit, credit holds and
- * settlements) use this: on SQLite it cuts their cost by more than half.
+ * Runs hand-written SQL (`sql` templates compiled for the dialect, or plain statements) without
+ * the query builder's machinery. The statements every request runs (key lookup, rate limit,
+ * credit holds and settlements) use this: on SQLite it cuts their cost by more than half.
  */
 export interface Statements {
   /** The rows a statement returns: a select, or a write with `returning`. */
-  rows<R>(statement: RawBuilder<R>): Promise<R[]>;
+  rows<R>(statement: RawBuilder<R> | PlainStatement): Promise<R[]>;
   /** How many rows a write changed. */
-  changes(statement: RawBuilder<unknown>): Promise<number>;
+  changes(statement: RawBuilder<unknown> | PlainStatement): Promise<number>;
 }
 
 /**

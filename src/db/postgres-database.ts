@@ -1,5 +1,6 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "./database.js";
+import { isPlain, numberedQuery, type PlainStatement } from "./plain-statement.js";
 import { savepointRunner } from "./savepoints.js";
 import type { Database } from "./schema.js";
 
@@ -9,10 +10,14 @@ export function postgresDatabase(kysely: Kysely<Database>): Db {
     dialect: "postgres",
     inTransaction: false,
     query: kysely,
-    rows: async (statement) => (await statement.execute(kysely)).rows,
-    changes: async (statement) => Number((await statement.execute(kysely)).numAffectedRows ?? 0n),
+    rows: async (statement) => (await execute(statement, kysely)).rows,
+    changes: async (statement) => Number((await execute(statement, kysely)).numAffectedRows ?? 0n),
     transaction: (work) => kysely.transaction().execute((trx) => work(transactionScope(trx, 1))),
   };
+}
+
+function execute<R>(statement: RawBuilder<R> | PlainStatement, on: Kysely<Database>) {
+  return isPlain(statement) ? on.executeQuery<R>(numberedQuery(statement)) : statement.execute(on);
 }
 
 function transactionScope(trx: Transaction<Database>, depth: number): Db {
@@ -21,8 +26,8 @@ function transactionScope(trx: Transaction<Database>, depth: number): Db {
     dialect: "postgres",
     inTransaction: true,
     query: trx,
-    rows: async (statement) => (await statement.execute(trx)).rows,
-    changes: async (statement) => Number((await statement.execute(trx)).numAffectedRows ?? 0n),
+    rows: async (statement) => (await execute(statement, trx)).rows,
+    changes: async (statement) => Number((await execute(statement, trx)).numAffectedRows ?? 0n),
     transaction: (work) => nested(() => work(transactionScope(trx, depth + 1))),
   };
 }

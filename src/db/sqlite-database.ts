@@ -2,6 +2,7 @@ import { Kysely, type RawBuilder, type SqliteDatabase, SqliteDialect } from "kys
 import type { ConnectionTurns } from "./connection-turns.js";
 import type { Db, Statements } from "./database.js";
 import { compileFragments } from "./fragment-compiler.js";
+import { isPlain, type PlainStatement } from "./plain-statement.js";
 import { savepointRunner } from "./savepoints.js";
 import type { Database } from "./schema.js";
 
@@ -34,15 +35,17 @@ export function sqliteDatabase(
   turns: ConnectionTurns,
 ): Db {
   const execute = (statement: string) => connection.prepare(statement).run([]);
-  const run = (statement: RawBuilder<unknown>) => {
-    const compiled = compileFragments(statement) ?? statement.compile(kysely);
+  const run = (statement: RawBuilder<unknown> | PlainStatement) => {
+    const compiled = isPlain(statement)
+      ? statement
+      : (compileFragments(statement) ?? statement.compile(kysely));
     const prepared = connection.prepare(compiled.sql);
     return prepared.reader
       ? { rows: prepared.all(compiled.parameters), changes: 0 }
       : { rows: [], changes: Number(prepared.run(compiled.parameters).changes) };
   };
   const inTurn: Statements = {
-    rows: async <R>(statement: RawBuilder<R>) => run(statement).rows as R[],
+    rows: async <R>(statement: RawBuilder<R> | PlainStatement) => run(statement).rows as R[],
     changes: async (statement) => run(statement).changes,
   };
   // Used only while a group holds the connection's turn: its queries must not wait for a turn.

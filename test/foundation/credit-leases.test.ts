@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ledger, type Reservation } from "../../src/billing/ledger.js";
 import type { Db } from "../../src/db/database.js";
+import { isPlain, type PlainStatement } from "../../src/db/plain-statement.js";
 import { ServiceError } from "../../src/errors.js";
 import type { Services } from "../../src/services.js";
 import { BOTH_DATABASES, type DatabaseUnderTest } from "./support/databases.js";
@@ -291,8 +292,11 @@ describe.each(BOTH_DATABASES)("credit leases on $name", (kind) => {
  * so, in transactions too.
  */
 function failingFor(db: Db, organizationId: string, failing: () => boolean): Db {
-  const names = (statement: RawBuilder<unknown>) =>
-    failing() && JSON.stringify(statement.toOperationNode()).includes(organizationId);
+  const names = (statement: RawBuilder<unknown> | PlainStatement) =>
+    failing() &&
+    JSON.stringify(isPlain(statement) ? statement : statement.toOperationNode()).includes(
+      organizationId,
+    );
   const away = () => Promise.reject(new Error("database away"));
   return {
     dialect: db.dialect,
