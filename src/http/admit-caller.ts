@@ -17,6 +17,6 @@ export async function admitCaller(
   return {
     organizationId: principal.organizationId,
     apiKey: callerKey(principal),
-    signal: clientGone(request, reply),
+    signal: clientGone(request),
   };
 }

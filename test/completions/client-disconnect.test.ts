@@ -1,3 +1,4 @@
+import { Client } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { countChatTokens, countTextTokens } from "../../src/inference/tokens.js";
 import { eventually } from "../support/polling.js";
@@ -127,5 +128,46 @@ describe("a client leaving mid-stream", () => {
     await eventually(async () =>
       (await balanceNanos(env.server.url, org.apiKey)) === 1e9 - charged ? true : undefined,
     );
+  });
+});
+
+describe("a client that keeps its connection", () => {
+  it("gets every completion it sends over it, streamed or not, and nothing is left listening", async () => {
+    const org = await env.org("1");
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    // A Client holds one connection: each request reuses the socket the one before it used.
+    const client = new Client(env.server.url, { pipelining: 1 });
+    let connects = 0;
+    client.on("connect", () => {
+      connects += 1;
+    });
+    try {
+      for (let i = 0; i < 30; i += 1) {
+        const stream = i % 2 === 1;
+        const response = await client.request({
+          method: "POST",
+          path: "/v1/chat/completions",
+          headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            model: MODEL,
+            messages: [{ role: "user", content: `Question ${i}` }],
+            ...(stream ? { stream: true } : {}),
+          }),
+        });
+        const text = await response.body.text();
+        expect(response.statusCode).toBe(200);
+        expect(text).toContain(stream ? "[DONE]" : '"finish_reason"');
+      }
+      expect(env.fake.requests.map((request) => request.settled)).not.toContain("aborted");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.message)).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      await client.close();
+    }
+    expect(connects).toBe(1);
+    expect(await charges(env.server.services, org.organizationId)).toHaveLength(30);
   });
 });
