@@ -55,7 +55,7 @@ describe("WAL checkpoints on SQLite", () => {
 });
 
 describe("the write-ahead log under commits that never pause", () => {
-  it("is emptied once it is long, and every commit survives", async () => {
+  it("starts over once it is long, and every commit survives", async () => {
     const file = path.join(temp.make("sibyl-wal-stream-"), "stream.db");
     const sqlite = new SqliteDatabase(file);
     sqlite.pragma("journal_mode = WAL");
