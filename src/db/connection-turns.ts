@@ -1,7 +1,8 @@
 /**
- * Hands SQLite's one connection to its users one at a time, in arrival order. Kysely's queries
- * and the hot-path statements (see sqlite-statements.ts) take turns through the same instance,
- * so a transaction is never interleaved with another user's statements.
+ * Hands SQLite's one connection to its users one at a time, in arrival order. Kysely's queries,
+ * the grouped transactions (sqlite-database.ts) and the checkpointer's log restarts
+ * (wal-checkpointer.ts) take turns through the same instance, so a transaction is never
+ * interleaved with another user's statements.
  */
 export class ConnectionTurns {
   private busy = false;
