@@ -119,8 +119,10 @@ describe("S3 blob store (s3rver on loopback)", () => {
     it("sweeps old blobs without a row", async () => {
       const blobs = store("sibyl-sweep");
       const { db } = server.services.database;
-      // Object times come from the server's clock, so the old blobs really age, briefly.
-      const files = new Files(db, blobs, systemClock, { orphanGraceMs: 1_000 });
+      // Object times come from the server's clock, so the old blobs really age, briefly. S3 keeps
+      // them to the second (s3rver too), so a blob can look up to a second older than it is:
+      // the grace leaves the young blob that second and more.
+      const files = new Files(db, blobs, systemClock, { orphanGraceMs: 2_000 });
       const { org } = await server.client();
       const put = (key: string) => blobs.put(key, Readable.from([`${key}\n`]));
       const orphans = ["file-orphan-1", "file-orphan-2"];
@@ -138,7 +140,7 @@ describe("S3 blob store (s3rver on loopback)", () => {
         created_at: unixSeconds(systemClock),
         expires_at: null,
       });
-      await sleep(1_500);
+      await sleep(2_600);
       await put("file-young");
 
       expect(await files.sweepExpired()).toBe(orphans.length);
