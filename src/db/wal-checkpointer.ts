@@ -88,13 +88,7 @@ export function startWalCheckpointer(
   });
   worker.unref();
   sqlite.pragma("wal_autocheckpoint = 0");
-  let exitedNow = false;
-  const exited = new Promise<void>((resolve) =>
-    worker.once("exit", () => {
-      exitedNow = true;
-      resolve();
-    }),
-  );
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   worker.once("error", () => {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
   });
@@ -105,7 +99,7 @@ export function startWalCheckpointer(
     const waiting = turns.take();
     if (waiting) await waiting;
     try {
-      if (exitedNow) return;
+      // A worker that has exited never answers; its exit ends the wait at once.
       const done = new Promise<void>((resolve) => {
         restarted = resolve;
       });
