@@ -1,10 +1,5 @@
 import { type OperationNode, type RawBuilder, RawNode, ValueNode } from "kysely";
-
-/** A statement's SQL text with `?` placeholders, and its parameters in order. */
-export interface FragmentStatement {
-  sql: string;
-  parameters: unknown[];
-}
+import type { PlainStatement } from "./plain-statement.js";
 
 /**
  * Compiles a statement written only with `sql` templates (fragments, bound values, nested `sql`
@@ -12,7 +7,7 @@ export interface FragmentStatement {
  * handles. Kysely's general compiler costs about as much as running such a statement on SQLite,
  * and the statements every completion settles with are all of this shape.
  */
-export function compileFragments(statement: RawBuilder<unknown>): FragmentStatement | null {
+export function compileFragments(statement: RawBuilder<unknown>): PlainStatement | null {
   const node = statement.toOperationNode();
   const text: string[] = [];
   const parameters: unknown[] = [];
