@@ -155,6 +155,51 @@ describe("fallback deployments", () => {
   });
 });
 
+/** A whole non-streamed completion, as a model server sends it. */
+const REPLY = JSON.stringify({
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 1,
+  model: "upstream/model",
+  choices: [{ index: 0, message: { role: "assistant", content: "whole" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+});
+
+/** The text in four parts, sent as separate writes. */
+function partsOf(text: string): string[] {
+  const size = Math.ceil(text.length / 4);
+  return [0, 1, 2, 3].map((part) => text.slice(part * size, (part + 1) * size));
+}
+
+describe("replies that arrive in parts", () => {
+  it("reads a completion whose body comes in several writes, a character split between two", async () => {
+    const text = REPLY.replace('"whole"', '"Größe über €"');
+    const bytes = Buffer.from(text);
+    const split = bytes.indexOf(Buffer.from("€")) + 1;
+    upstream.enqueue({
+      raw: {
+        contentType: "application/json",
+        chunks: [bytes.subarray(0, split), bytes.subarray(split)],
+      },
+      chunkDelayMs: 20,
+    });
+    const result = await provider.complete(chatRequest("Q"));
+    expect(result.choices[0]?.text).toBe("Größe über €");
+    expect(result.usage).toMatchObject({ promptTokens: 3, completionTokens: 1 });
+  });
+
+  it("fails without retrying when the connection drops after the headers: the model already ran", async () => {
+    upstream.enqueue({
+      raw: { contentType: "application/json", chunks: partsOf(REPLY) },
+      failAfterChunks: 2,
+    });
+    const error = await failureOf(provider.complete(chatRequest("Q")));
+    expect(error.failure).toBe("unavailable");
+    expect(error.message).toMatch(/connection to the model server failed/);
+    expect(upstream.requests).toHaveLength(1);
+  });
+});
+
 describe("timeouts and cancellation", () => {
   it("reports 'timeout' when headers do not arrive in time, without retrying", async () => {
     // undici checks header and body timeouts on a ~0.5 s tick, so the server must be slower than that.
@@ -175,6 +220,33 @@ describe("timeouts and cancellation", () => {
     controller.abort();
     expect((await pending).failure).toBe("aborted");
     expect(await upstream.requests[0]?.settled).toBe("aborted");
+  });
+
+  it("reports 'aborted' when the caller cancels while the reply's body arrives", async () => {
+    upstream.enqueue({
+      raw: { contentType: "application/json", chunks: partsOf(REPLY) },
+      chunkDelayMs: 100,
+    });
+    const controller = new AbortController();
+    const pending = failureOf(provider.complete(chatRequest("Q", {}, controller.signal)));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    controller.abort();
+    expect((await pending).failure).toBe("aborted");
+    expect(await upstream.requests[0]?.settled).toBe("aborted");
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it("reports 'timeout' when the body stops coming, without retrying", async () => {
+    const impatient = testProvider([deployment(upstream.url)], { timeouts: { bodyMs: 50 } });
+    upstream.enqueue({
+      raw: { contentType: "application/json", chunks: partsOf(REPLY) },
+      chunkDelayMs: 1_500,
+    });
+    const error = await failureOf(impatient.complete(chatRequest("Q")));
+    expect(error.failure).toBe("timeout");
+    expect(error.message).toMatch(/stopped sending/);
+    expect(upstream.requests).toHaveLength(1);
+    await impatient.close();
   });
 
   it("does not call the server for an already cancelled request", async () => {

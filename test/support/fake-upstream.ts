@@ -48,7 +48,7 @@ export interface FakeBehaviour {
   stallAfterChunks?: number;
   /** Close the connection without answering. */
   dropConnection?: boolean;
-  /** Stream: after this many data chunks, fail as `failWith` says. */
+  /** Stream or raw reply: after this many data chunks, fail as `failWith` says (raw: always drop). */
   failAfterChunks?: number;
   /** "error-event" (default) sends `data: {"error": …}` then `[DONE]`; "drop" closes the connection. */
   failWith?: "error-event" | "drop";
@@ -138,7 +138,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       return;
     }
     if (behaviour.raw) {
-      await sendRaw(res, record, behaviour.raw, behaviour.chunkDelayMs ?? 0);
+      await sendRaw(res, record, behaviour.raw, behaviour);
       return;
     }
     const route = routeOf(req.method ?? "GET", req.url ?? "/");
@@ -258,14 +258,19 @@ async function sendRaw(
   res: ServerResponse,
   record: RecordedRequest,
   raw: RawReply,
-  delayMs: number,
+  behaviour: FakeBehaviour,
 ): Promise<void> {
   res.writeHead(200, { "content-type": raw.contentType });
   res.flushHeaders();
   for (const chunk of raw.chunks) {
-    if (delayMs) await sleep(delayMs);
+    if (record.chunksSent === behaviour.failAfterChunks) {
+      failStream(res, record, "drop");
+      return;
+    }
+    if (behaviour.chunkDelayMs) await sleep(behaviour.chunkDelayMs);
     if (record.outcome !== "pending") return;
     await writeFlushed(res, chunk);
+    record.chunksSent += 1;
   }
   res.end();
 }

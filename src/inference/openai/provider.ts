@@ -7,7 +7,7 @@ import type {
 import { abortedError } from "./failures.js";
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type OpenAIProviderOptions } from "./options.js";
 import { replyFormat } from "./reply-format.js";
-import { readCompletion } from "./response.js";
+import { parseCompletionText, readCompletion } from "./response.js";
 import { resultEvents } from "./result-events.js";
 import { sendWithRetries } from "./retry.js";
 import { streamEvents } from "./stream-events.js";
@@ -24,12 +24,16 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
 
   return {
     async complete(request: InferenceRequest): Promise<InferenceResult> {
-      const response = await sendWithRetries(transport, targets, policy, request, false);
-      return readCompletion(response, request);
+      const text = await sendWithRetries(targets, policy, request.signal, (target) =>
+        transport.attemptWhole(target, request),
+      );
+      return parseCompletionText(text, request.input.kind);
     },
 
     async stream(request: InferenceRequest): Promise<AsyncIterable<StreamEvent>> {
-      const response = await sendWithRetries(transport, targets, policy, request, true);
+      const response = await sendWithRetries(targets, policy, request.signal, (target) =>
+        transport.attempt(target, request, true),
+      );
       if (request.signal?.aborted) {
         response.body.destroy();
         throw abortedError();

@@ -23,7 +23,12 @@ export async function readCompletion(
   } catch (error) {
     throw transferError(error, request.signal);
   }
-  return parseCompletion(parseJson(text), request.input.kind);
+  return parseCompletionText(text, request.input.kind);
+}
+
+/** Maps the body text of a non-streamed chat or text completion. */
+export function parseCompletionText(text: string, kind: InferenceInput["kind"]): InferenceResult {
+  return parseCompletion(parseJson(text), kind);
 }
 
 function parseJson(text: string): unknown {

@@ -1,13 +1,21 @@
 import { type Dispatcher, Pool } from "undici";
 import type { InferenceRequest } from "../provider.js";
 import { parseRetryAfter } from "./backoff.js";
-import { type AttemptFailure, formatFailure, requestFailure, statusFailure } from "./failures.js";
+import {
+  type AttemptFailure,
+  formatFailure,
+  requestFailure,
+  statusFailure,
+  transferError,
+} from "./failures.js";
 import type { Deployment, OpenAITimeouts } from "./options.js";
 import { answersRequest, mediaType, replyFormat } from "./reply-format.js";
 import { buildRequestBody, endpointPath } from "./request-body.js";
+import { ExchangeError, readWhole, type WholeReply } from "./whole-reply.js";
 
-export type AttemptOutcome =
-  | { ok: true; response: Dispatcher.ResponseData }
+/** One try's outcome: the accepted reply, or the reason it failed. */
+export type AttemptOutcome<Reply> =
+  | { ok: true; reply: Reply }
   | { ok: false; failure: AttemptFailure };
 
 /** A deployment with its URL parsed and its connection pool attached. */
@@ -37,20 +45,53 @@ export class Transport {
     };
   }
 
+  /**
+   * One try of a non-streamed completion: resolves with the body text of a 2xx JSON reply, read
+   * whole, or the reason it failed. The pool's timeouts apply (see `pool`).
+   */
+  async attemptWhole(target: Target, request: InferenceRequest): Promise<AttemptOutcome<string>> {
+    let reply: WholeReply;
+    try {
+      reply = await readWhole(
+        target.pool,
+        {
+          method: "POST",
+          path: requestPath(target, request),
+          headers: requestHeaders(target.deployment, false),
+          body: requestBody(target, request, false),
+        },
+        request.signal,
+        (statusCode, headers) =>
+          !isSuccess(statusCode) || answersRequest(replyFormat(headers["content-type"]), false),
+      );
+    } catch (error) {
+      return { ok: false, failure: exchangeFailure(error, request.signal) };
+    }
+    const { statusCode, headers, text } = reply;
+    if (isSuccess(statusCode)) {
+      if (text !== null) return { ok: true, reply: text };
+      return {
+        ok: false,
+        failure: formatFailure(statusCode, mediaType(headers["content-type"]), false),
+      };
+    }
+    const retryAfterMs = parseRetryAfter(headers["retry-after"]);
+    return { ok: false, failure: statusFailure(statusCode, text ?? "", retryAfterMs) };
+  }
+
   /** One try: resolves with a readable 2xx response (body unread) or the reason it failed. */
   async attempt(
     target: Target,
     request: InferenceRequest,
     stream: boolean,
-  ): Promise<AttemptOutcome> {
-    const { deployment } = target;
+  ): Promise<AttemptOutcome<Dispatcher.ResponseData>> {
     let response: Dispatcher.ResponseData;
     try {
       response = await target.pool.request({
         method: "POST",
-        path: `${target.basePath}${endpointPath(request)}${target.search}`,
-        headers: requestHeaders(deployment, stream),
-        body: JSON.stringify(buildRequestBody(request, deployment.upstreamModel, stream)),
+        path: requestPath(target, request),
+        headers: requestHeaders(target.deployment, stream),
+        body: requestBody(target, request, stream),
         signal: request.signal,
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyMs,
@@ -58,9 +99,9 @@ export class Transport {
     } catch (error) {
       return { ok: false, failure: requestFailure(error, request.signal) };
     }
-    if (response.statusCode >= 200 && response.statusCode < 300) {
+    if (isSuccess(response.statusCode)) {
       const contentType = response.headers["content-type"];
-      if (answersRequest(replyFormat(contentType), stream)) return { ok: true, response };
+      if (answersRequest(replyFormat(contentType), stream)) return { ok: true, reply: response };
       discardBody(response);
       const failure = formatFailure(response.statusCode, mediaType(contentType), stream);
       return { ok: false, failure };
@@ -91,6 +132,36 @@ export class Transport {
     }
     return pool;
   }
+}
+
+function isSuccess(statusCode: number): boolean {
+  return statusCode >= 200 && statusCode < 300;
+}
+
+function requestPath(target: Target, request: InferenceRequest): string {
+  return `${target.basePath}${endpointPath(request)}${target.search}`;
+}
+
+function requestBody(target: Target, request: InferenceRequest, stream: boolean): string {
+  return JSON.stringify(buildRequestBody(request, target.deployment.upstreamModel, stream));
+}
+
+/**
+ * A failed whole exchange, as a failed try. A body cut off after a 2xx status ends the call: the
+ * server took the request, and another try would run the model again.
+ */
+function exchangeFailure(error: unknown, signal: AbortSignal | undefined): AttemptFailure {
+  const reason = error instanceof ExchangeError ? error.reason : error;
+  const statusCode = error instanceof ExchangeError ? error.statusCode : null;
+  if (statusCode !== null && isSuccess(statusCode)) {
+    return {
+      error: transferError(reason, signal),
+      retryable: false,
+      fallback: false,
+      retryAfterMs: null,
+    };
+  }
+  return requestFailure(reason, signal);
 }
 
 /** Closes the connection without reading the body; the abort error that follows is expected. */
