@@ -59,13 +59,15 @@ const INTERNAL_ERROR_BODY = JSON.stringify({
  * charges it, so a line is never charged without its result or recorded without its charge, and
  * an attempt that lost its line is charged nothing. Transient failures (429, 5xx, and Sibyl's own
  * database away or busy) go back to the queue with backoff until attempts run out; anything else
- * is the line's result.
+ * is the line's result. Once `stopped` aborts, the line has been handed back to the queue (its
+ * hold with it): the model call is cut, and nothing more is written.
  */
 export async function runLine(
   deps: LineRunnerDeps,
   line: ClaimedLine,
   spender: LineSpender,
   owner: string,
+  stopped: AbortSignal,
 ): Promise<void> {
   const fence: LineFence = {
     batchId: line.batchId,
@@ -84,6 +86,7 @@ export async function runLine(
       {
         priceMultiplier: deps.priceMultiplier,
         billingReference: hold.reference,
+        signal: stopped,
         recordWithCharge: async (tx, response) => {
           const recorded = await recordOutcome(
             tx,
@@ -98,7 +101,7 @@ export async function runLine(
     );
     return;
   } catch (error) {
-    if (error instanceof LineLost) return;
+    if (error instanceof LineLost || stopped.aborted) return;
     const resolved = describeFailure(error);
     if (!resolved && isTransientDatabaseFailure(error)) {
       // Sibyl's own database failed, not the request, and nothing of this attempt was recorded:

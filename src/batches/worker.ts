@@ -67,7 +67,17 @@ export interface BatchWorkerOptions {
 
 interface InFlightLine extends ClaimedLine {
   organizationId: string;
+  /** Stops the line's work once it has been handed back on shutdown. */
+  stop: AbortController;
+  /** Settles when the line's runner has finished, however it ended. */
+  done: Promise<void>;
 }
+
+/**
+ * How long lines handed back on shutdown get to wind down (their model calls are aborted) before
+ * the worker closes the database under them.
+ */
+const WIND_DOWN_MS = 5_000;
 
 /** Tries at handing running lines back on shutdown before leaving them to their leases. */
 const RETURN_TRIES = 3;
@@ -144,7 +154,14 @@ export class BatchWorker {
     while (this.inFlight.size > 0 && left() > 0) {
       await this.lineSlots.wait(Math.min(this.pollMs, left()));
     }
-    if (this.inFlight.size > 0) await this.returnUnfinished();
+    if (this.inFlight.size > 0) {
+      await this.returnUnfinished();
+      // Their model calls would keep the process, and their holds' cleanup, alive past the
+      // grace period: the lines are someone else's now.
+      const lines = [...this.inFlight.values()];
+      for (const line of lines) line.stop.abort(new Error("the worker is stopping"));
+      await within(Promise.all(lines.map((line) => line.done)), WIND_DOWN_MS);
+    }
     await within(Promise.all(this.jobs.values()), left());
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.renewal;
@@ -219,8 +236,9 @@ export class BatchWorker {
   private startLine(line: ClaimedLine, batch: UnfinishedBatch): void {
     const key = `${line.batchId}#${line.lineNumber}`;
     const organizationId = batch.organization_id;
-    this.inFlight.set(key, { organizationId, ...line });
-    runLine(
+    const stop = new AbortController();
+    const spender = batch.key ? { organizationId, apiKey: batch.key } : { organizationId };
+    const done = runLine(
       {
         db: this.deps.handle.db,
         ledger: this.deps.ledger,
@@ -232,8 +250,9 @@ export class BatchWorker {
         log: this.deps.log,
       },
       line,
-      batch.key ? { organizationId, apiKey: batch.key } : { organizationId },
+      spender,
       this.id,
+      stop.signal,
     )
       .catch((error: unknown) =>
         this.deps.log.error(
@@ -247,6 +266,7 @@ export class BatchWorker {
         // The batch has no lines left to hand out: see whether it can be finalized.
         if (!this.runnable.some((batch) => batch.id === line.batchId)) this.batchEvents.wake();
       });
+    this.inFlight.set(key, { organizationId, stop, done, ...line });
   }
 
   private async superviseLoop(): Promise<void> {

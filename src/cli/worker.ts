@@ -82,17 +82,14 @@ export async function runWorker(config: Config, io: CliIo): Promise<number> {
     process.once("SIGTERM", () => resolve());
     process.once("SIGINT", () => resolve());
   });
-  io.stderr(
-    JSON.stringify({
-      level: "info",
-      time: Date.now(),
-      msg: "worker started",
-      worker: running.worker.id,
-    }),
-  );
+  const note = (msg: string) =>
+    io.stderr(JSON.stringify({ level: "info", time: Date.now(), msg, worker: running.worker.id }));
+  note("worker started");
   await signalled;
+  note("worker stopping");
   await feeds?.stop();
   await running.stop(config.shutdown.grace_seconds * 1000);
   await services.close();
+  note("worker stopped");
   return 0;
 }
