@@ -1,3 +1,5 @@
+import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { errorBody } from "./errors.js";
 import { redactUrl } from "./redact-url.js";
@@ -17,11 +19,25 @@ export function registerRequestHooks(app: FastifyInstance): void {
   // file download, a completion) would leave its connection open, and close waiting, until the
   // client or the 72 s keep-alive timeout ends it; sweep again as each such response finishes.
   let closing = false;
+  // A response that starts once closing has begun says `Connection: close`, so its client sends
+  // nothing more on the connection: a request written as the server closes it would fail with a
+  // reset the client cannot tell from a crash (and would not retry if it is a POST).
+  const connections = new Set<Socket>();
+  const lastResponse = new WeakMap<Socket, ServerResponse>();
+  app.server.on("connection", (socket: Socket) => {
+    connections.add(socket);
+    socket.once("close", () => connections.delete(socket));
+  });
   app.addHook("preClose", async () => {
     closing = true;
+    for (const socket of connections) {
+      const response = lastResponse.get(socket);
+      if (response && !response.headersSent) response.setHeader("connection", "close");
+    }
   });
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    lastResponse.set(request.raw.socket, reply.raw);
     if (closing) {
       reply
         .status(503)

@@ -38,7 +38,6 @@ function startEventStream(
     Object.assign({}, headers, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
-      connection: "keep-alive",
       "x-accel-buffering": "no",
       "x-request-id": request.id,
     }),

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -120,6 +121,38 @@ describe("graceful shutdown of an API process", () => {
     expect(await exit).toBe(0);
     // Both requests settled their holds before the process went.
     expect(await services.ledger.held(organizationId)).toEqual([]);
+  }, 60_000);
+
+  it("answers a request that outlives SIGTERM with Connection: close, then closes the connection", async () => {
+    upstream.reset();
+    const { api, url } = await start(30);
+    upstream.enqueue({ headersDelayMs: 1_000 });
+    const socket = connect(Number(new URL(url).port), "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("utf8");
+    });
+    const ended = new Promise<string>((resolve) => {
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      socket.once("end", () => resolve("end"));
+    });
+    const body = JSON.stringify({
+      model: "fake-model",
+      messages: [{ role: "user", content: "Will it rain tomorrow in Lisbon?" }],
+    });
+    socket.write(
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: sibyl\r\n" +
+        `Authorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await untilUpstreamHas(1);
+    const exit = api.kill("SIGTERM");
+    expect(await ended).toBe("end");
+    const [head = ""] = received.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head.toLowerCase()).toContain("connection: close");
+    socket.destroy();
+    expect(await exit).toBe(0);
   }, 60_000);
 
   it("cuts what is still running when the grace period ends, and still exits 0", async () => {
