@@ -32,6 +32,9 @@ const STATUS: Record<ErrorKind, number> = {
   request_timeout: 408,
   headers_too_large: 431,
   unavailable: 503,
+  // nginx's "client closed request": nobody receives it, but logs and metrics must not count a
+  // caller hanging up as a model server failure.
+  client_closed: 499,
 };
 
 const TYPE: Record<ErrorKind, string> = {
@@ -51,6 +54,7 @@ const TYPE: Record<ErrorKind, string> = {
   request_timeout: "invalid_request_error",
   headers_too_large: "invalid_request_error",
   unavailable: "api_error",
+  client_closed: "invalid_request_error",
 };
 
 /** Statuses where an automatic client retry can only repeat the same failure. */
@@ -140,6 +144,12 @@ export function fromUpstreamError(error: UpstreamError): ResolvedError {
     }
     case "timeout":
       return upstream("upstream_timeout", "Model server timed out");
+    case "aborted":
+      return fromServiceError(
+        new ServiceError("client_closed", "The client closed the request before it finished.", {
+          code: "client_closed_request",
+        }),
+      );
     default:
       return upstream("upstream_unavailable", "Model server unavailable");
   }

@@ -18,7 +18,8 @@ export type ErrorKind =
   | "upstream_timeout"
   | "request_timeout"
   | "headers_too_large"
-  | "unavailable";
+  | "unavailable"
+  | "client_closed";
 
 export interface ServiceErrorOptions {
   code?: string;

@@ -1,6 +1,7 @@
 import { Client } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { countChatTokens, countTextTokens } from "../../src/inference/tokens.js";
+import { parsePrometheus, sampleValue } from "../foundation/support/prometheus.js";
 import { eventually } from "../support/polling.js";
 import { type CompletionsEnv, MODEL, startCompletionsEnv } from "./support/env.js";
 import { balanceNanos, charges, costNanos } from "./support/money.js";
@@ -53,6 +54,35 @@ describe("a client leaving before a whole reply", () => {
       (await balanceNanos(env.server.url, org.apiKey)) === 1e9 ? true : undefined,
     );
     expect(await charges(env.server.services, org.organizationId)).toEqual([]);
+  });
+
+  it("is counted as the client's doing (499), never as a model server failure (502)", async () => {
+    const org = await env.org("1");
+    const count = async (status: string) => {
+      const text = await (await fetch(`${env.server.url}/metrics`)).text();
+      return (
+        sampleValue(parsePrometheus(text), "sibyl_http_requests_total", {
+          method: "POST",
+          route: "/v1/chat/completions",
+          status,
+        }) ?? 0
+      );
+    };
+    const before = { gone: await count("499"), failed: await count("502") };
+    env.fake.enqueue({ headersDelayMs: 1_000 });
+    const controller = new AbortController();
+    const pending = post(
+      env.server.url,
+      "/v1/chat/completions",
+      org.apiKey,
+      { model: MODEL, messages: [{ role: "user", content: "Take your time." }] },
+      { signal: controller.signal },
+    ).catch((error: unknown) => error);
+    await eventually(async () => (env.fake.requests.length > 0 ? true : undefined));
+    controller.abort();
+    await pending;
+    await eventually(async () => ((await count("499")) === before.gone + 1 ? true : undefined));
+    expect(await count("502")).toBe(before.failed);
   });
 });
 
