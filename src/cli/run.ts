@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { isDatabaseOutage } from "../cluster/database-outage.js";
 import { ConfigError, loadConfig } from "../config/index.js";
 import { ServiceError } from "../errors.js";
 import { adminCommands } from "./admin.js";
@@ -103,6 +104,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       error instanceof ServiceError ||
       error instanceof RangeError
     ) {
+      io.stderr(`sibyl: ${error.message}`);
+      return 1;
+    }
+    // The database away is a fact about the deployment, not a bug: no stack to read.
+    if (error instanceof Error && (isDatabaseOutage(error) || isDatabaseOutage(error.cause))) {
       io.stderr(`sibyl: ${error.message}`);
       return 1;
     }

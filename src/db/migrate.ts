@@ -65,8 +65,15 @@ async function migrateOnce(handle: DatabaseHandle): Promise<MigrationOutcome> {
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
-    throw new Error(`migration ${failed} failed: ${(error as Error).message}`);
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    const message = error instanceof Error ? error.message : String(error);
+    // No migration named: the database could not even be asked which ones it has.
+    throw new Error(
+      failed
+        ? `migration ${failed} failed: ${message}`
+        : `could not migrate the database: ${message}`,
+      { cause: error },
+    );
   }
   return {
     applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName),

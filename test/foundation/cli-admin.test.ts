@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { singleJson } from "./support/cli.js";
@@ -223,4 +224,22 @@ describe("configuration errors", () => {
     expect(badUrl.code).toBe(1);
     expect(badUrl.stderr).toContain("database.url");
   });
+
+  it("exits 1 with one line, no stack, when the PostgreSQL server cannot be reached", async () => {
+    const refused = await sibyl(["migrate"], {
+      SIBYL_DATABASE_URL: `postgres://sibyl@127.0.0.1:${await closedPort()}/sibyl`,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("sibyl: could not migrate the database: connect ECONNREFUSED");
+    expect(refused.stderr).not.toContain("    at ");
+  });
 });
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
