@@ -318,7 +318,7 @@ describe("errors raised before a route runs", () => {
 });
 
 describe("a server that is shutting down", () => {
-  it("answers a request arriving on an open connection with a 503 in the error shape", async () => {
+  it("ends the connection with the response in progress: Connection: close, nothing pipelined after it is run", async () => {
     const server = await startAppServer({});
     const { apiKey } = await server.createOrg();
     const body = form([field("purpose", "batch"), file("file")]);
@@ -343,8 +343,30 @@ describe("a server that is shutting down", () => {
     await closing;
     await server.close();
 
-    expect(responses.map((response) => response.status)).toEqual([200, 503]);
-    const refused = asJson(responses[1]);
+    // RFC 9112 §9.6: after a response saying `close` the server runs nothing more from the
+    // connection, and the client knows it may send what was left unanswered again elsewhere.
+    expect(responses.map((response) => response.status)).toEqual([200]);
+    expect(responses[0]?.headers.connection).toBe("close");
+  });
+
+  it("answers a request whose head was still arriving with a 503 in the error shape", async () => {
+    const server = await startAppServer({});
+    const { apiKey } = await server.createOrg();
+    // Part of the head is in when close() begins, so the connection is not idle and stays open
+    // for the rest; by then the server is closing and refuses the request.
+    const exchange = rawExchange(
+      server.url,
+      ["GET /v1/models HTTP/1.1\r\nHost: x\r\n", `Authorization: Bearer ${apiKey}\r\n\r\n`],
+      { pauseMs: 300, responses: 1 },
+    );
+    await sleep(150);
+    const closing = server.app.close();
+    const { responses } = await exchange;
+    await closing;
+    await server.close();
+
+    expect(responses.map((response) => response.status)).toEqual([503]);
+    const refused = asJson(responses[0]);
     expectSibylError(refused, 503, "shutting_down");
     expect(refused.headers.get("connection")).toBe("close");
   });
