@@ -31,7 +31,10 @@ export function scaleOfWord(word: string): number | undefined {
 
 // Digits must not continue a word ("A1", "v0.5") or a hyphenated name ("COVID-19"); a minus sign
 // right after a digit is a range dash ("30-50"), not a sign.
-const NUMBER = String.raw`(?<![\w.])(?<![A-Za-z]-)(?<number>(?<sign>[-−]?)(?<currency>[$€£]?)(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE](?<exponent>[-+]?\d+))?(?:(?<percent>\s*%|\s*per\s?cent\b)|(?<shortUnit>k|K|M|mn|bn|B|T)(?!\w)|\s+(?<longUnit>thousand|million|billion|trillion)\b)?)`;
+// Groups by number, not name (a named match allocates an object of its groups, and a long reply
+// holds hundreds of numbers): 1 the whole number, 2 sign, 3 currency, 4 digits, 5 exponent,
+// 6 percent, 7 short unit ("bn"), 8 long unit ("billion").
+const NUMBER = String.raw`(?<![\w.])(?<![A-Za-z]-)(([-−]?)([$€£]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE]([-+]?\d+))?(?:(\s*%|\s*per\s?cent\b)|(k|K|M|mn|bn|B|T)(?!\w)|\s+(thousand|million|billion|trillion)\b)?)`;
 
 // Hedges that may stand between a label and its figure ("Probability: about 62%").
 const HEDGE = String.raw`(?:[\s*~≈]|(?:about|around|approximately|approx\.|roughly|nearly|circa)(?=\s))*`;
@@ -40,28 +43,38 @@ const NUMBER_ANYWHERE = new RegExp(NUMBER, "g");
 const NUMBER_HERE = new RegExp(HEDGE + NUMBER, "y");
 
 function tokenFrom(match: RegExpExecArray, text: string): NumberToken | null {
-  const groups = match.groups;
-  const written = groups?.number;
-  if (groups === undefined || written === undefined) return null;
+  // Indexed, not destructured: destructuring walks an iterator, one more object per number.
+  const written = match[1];
+  if (written === undefined) return null;
+  const sign = match[2];
+  const digitsWritten = match[4] ?? "";
+  const exponentWritten = match[5];
+  const percent = match[6];
+  const shortUnit = match[7];
+  const longUnit = match[8];
   const end = match.index + match[0].length;
-  const unit = groups.shortUnit ?? groups.longUnit;
+  const unit = shortUnit ?? longUnit;
   // "10th", "3am", "2x": a figure glued to a word is not a quantity.
-  if (unit === undefined && groups.percent === undefined && /^[A-Za-z]/.test(text.slice(end))) {
+  if (unit === undefined && percent === undefined && isAsciiLetter(text.charCodeAt(end))) {
     return null;
   }
-  const digits = (groups.digits ?? "").replace(/,/g, "");
-  const exponent = groups.exponent === undefined ? 0 : Number(groups.exponent);
+  const digits = digitsWritten.includes(",") ? digitsWritten.replace(/,/g, "") : digitsWritten;
+  const exponent = exponentWritten === undefined ? 0 : Number(exponentWritten);
   const multiplier = unit === undefined ? 1 : (MULTIPLIERS[unit.toLowerCase()] ?? 1);
-  const negative = groups.sign === "-" || groups.sign === "−";
+  const negative = sign === "-" || sign === "−";
   const value = (negative ? -1 : 1) * Number(digits) * 10 ** exponent * multiplier;
   if (!Number.isFinite(value)) return null;
   return {
     value,
-    percent: groups.percent !== undefined,
+    percent: percent !== undefined,
     bareInteger: /^\d+$/.test(written),
     start: end - written.length,
     end,
   };
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
 /** Every number written in `text`, in order. */
