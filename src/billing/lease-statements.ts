@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db, Statements } from "../db/database.js";
+import type { PlainStatement } from "../db/plain-statement.js";
 import type { ChargeEntry, UsageRow } from "./charge-records.js";
 
 /*
@@ -140,11 +141,13 @@ export async function spendableNanos(
   db: Statements,
   organizationId: string,
 ): Promise<number | null> {
-  const [row] = await db.rows<{ spendable: number }>({
-    sql: SPENDABLE,
-    parameters: [organizationId],
-  });
+  const [row] = await db.rows<{ spendable: number }>(spendableStatement(organizationId));
   return row ? Number(row.spendable) : null;
+}
+
+/** The statement `spendableNanos` runs: one per group of charges. */
+export function spendableStatement(organizationId: string): PlainStatement {
+  return { sql: SPENDABLE, parameters: [organizationId] };
 }
 
 /**

@@ -10,6 +10,7 @@ import { dashboardLinks } from "./migrations/0007_dashboard_links.js";
 import { batchKeys } from "./migrations/0008_batch_keys.js";
 import { creditLeases } from "./migrations/0009_credit_leases.js";
 import { keyChangeNotices } from "./migrations/0010_key_change_notices.js";
+import { heldByOrganization } from "./migrations/0011_held_by_organization.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -24,6 +25,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0008_batch_keys": batchKeys(),
     "0009_credit_leases": creditLeases(),
     "0010_key_change_notices": keyChangeNotices(dialect),
+    "0011_held_by_organization": heldByOrganization(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
+import { spendableStatement } from "../../src/billing/lease-statements.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
 import { BOTH_DATABASES, type DatabaseUnderTest, postgresDatabase } from "./support/databases.js";
 
@@ -26,6 +27,24 @@ describe.each(BOTH_DATABASES)("migrations on $name", (kind) => {
     const names = rows.rows.map((row) => row.name);
     expect(names[0]).toBe("0001_foundation");
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("let a settlement read its organization's open leases without the other organizations'", async () => {
+    const database = await fresh(kind);
+    const services = await database.open();
+    const statement = spendableStatement("org_one");
+    const text = statement.sql.replace("?", "'org_one'");
+    const plan = await services.database.db.transaction(async (tx) => {
+      if (tx.dialect === "sqlite") {
+        const rows = await tx.rows<{ detail: string }>(sql`explain query plan ${sql.raw(text)}`);
+        return rows.map((row) => row.detail).join("\n");
+      }
+      // Tables this small are read whole either way: ask whether the index can serve the read.
+      await tx.rows(sql`set local enable_seqscan = off`);
+      const rows = await tx.rows<{ "QUERY PLAN": string }>(sql`explain ${sql.raw(text)}`);
+      return rows.map((row) => row["QUERY PLAN"]).join("\n");
+    });
+    expect(plan).toContain("reservations_organization_held");
   });
 
   it("let the database itself refuse a negative balance", async () => {
