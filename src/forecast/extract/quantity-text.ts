@@ -69,6 +69,8 @@ function tableAsLines(rows: string[][]): string[] {
 
 /** `text` with markdown tables rewritten as "label: value" lines, so labels find their figures. */
 export function withTablesAsLines(text: string): string {
+  // Most replies hold no table: spare them a copy of the whole text.
+  if (!text.includes("|")) return text;
   const out: string[] = [];
   let table: string[][] = [];
   const flush = () => {
