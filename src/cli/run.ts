@@ -99,16 +99,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`sibyl: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
+    // Facts about the input or the deployment (the database away among them), not bugs: no
+    // stack to read.
     if (
       error instanceof ConfigError ||
       error instanceof ServiceError ||
-      error instanceof RangeError
+      error instanceof RangeError ||
+      (error instanceof Error && (isDatabaseOutage(error) || isDatabaseOutage(error.cause)))
     ) {
-      io.stderr(`sibyl: ${error.message}`);
-      return 1;
-    }
-    // The database away is a fact about the deployment, not a bug: no stack to read.
-    if (error instanceof Error && (isDatabaseOutage(error) || isDatabaseOutage(error.cause))) {
       io.stderr(`sibyl: ${error.message}`);
       return 1;
     }

@@ -64,7 +64,8 @@ const departures = new WeakMap<Socket, AbortSignal>();
  * One signal serves every request of a connection. On HTTP/1.1 a reply that closes before it
  * is finished closes its connection, so the connection's end is each request's end; and an
  * AbortSignal takes Node 20 several microseconds to make, a cost kept-alive connections then
- * pay once. Its users remove their listeners when done (undici's request, the stream reader).
+ * pay once. Its users listen through `whenAborted` (util/abort-listeners.ts), or remove their
+ * listeners when done (undici's request).
  */
 export function clientGone(request: FastifyRequest): AbortSignal {
   const { socket } = request.raw;

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ServiceMetrics } from "../observability/metrics.js";
+import { whenAborted } from "../util/abort-listeners.js";
 import type { Clock } from "../util/clock.js";
 import type { ConfiguredSource, SourceName } from "./configured-sources.js";
 import { type Citation, researchContext } from "./context.js";
@@ -185,8 +186,8 @@ async function searchWithin(
 ): Promise<ResearchResult[]> {
   const { source, timeoutMs } = configured;
   const controller = new AbortController();
-  const stop = () => controller.abort(request.signal?.reason);
-  request.signal?.addEventListener("abort", stop, { once: true });
+  const { signal } = request;
+  const stopListening = signal ? whenAborted(signal, () => controller.abort(signal.reason)) : null;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -205,7 +206,7 @@ async function searchWithin(
     return await Promise.race([search, timeout]);
   } finally {
     clearTimeout(timer);
-    request.signal?.removeEventListener("abort", stop);
+    stopListening?.();
   }
 }
 

@@ -34,21 +34,26 @@ async function readThenLeave(path: string, apiKey: string, body: Json, keep: num
   return events;
 }
 
+/** Asks for a completion the model takes its time over, and goes away once it has started. */
+async function leaveWhileTheModelRuns(apiKey: string): Promise<void> {
+  env.fake.enqueue({ headersDelayMs: 1_000 });
+  const controller = new AbortController();
+  const pending = post(
+    env.server.url,
+    "/v1/chat/completions",
+    apiKey,
+    { model: MODEL, messages: [{ role: "user", content: "Take your time." }] },
+    { signal: controller.signal },
+  ).catch((error: unknown) => error);
+  await eventually(async () => (env.fake.requests.length > 0 ? true : undefined));
+  controller.abort();
+  await pending;
+}
+
 describe("a client leaving before a whole reply", () => {
   it("stops the upstream request and charges nothing", async () => {
     const org = await env.org("1");
-    env.fake.enqueue({ headersDelayMs: 1_000 });
-    const controller = new AbortController();
-    const pending = post(
-      env.server.url,
-      "/v1/chat/completions",
-      org.apiKey,
-      { model: MODEL, messages: [{ role: "user", content: "Take your time." }] },
-      { signal: controller.signal },
-    ).catch((error: unknown) => error);
-    await eventually(async () => (env.fake.requests.length > 0 ? true : undefined));
-    controller.abort();
-    await pending;
+    await leaveWhileTheModelRuns(org.apiKey);
     expect(await env.fake.requests[0]?.settled).toBe("aborted");
     await eventually(async () =>
       (await balanceNanos(env.server.url, org.apiKey)) === 1e9 ? true : undefined,
@@ -69,18 +74,7 @@ describe("a client leaving before a whole reply", () => {
       );
     };
     const before = { gone: await count("499"), failed: await count("502") };
-    env.fake.enqueue({ headersDelayMs: 1_000 });
-    const controller = new AbortController();
-    const pending = post(
-      env.server.url,
-      "/v1/chat/completions",
-      org.apiKey,
-      { model: MODEL, messages: [{ role: "user", content: "Take your time." }] },
-      { signal: controller.signal },
-    ).catch((error: unknown) => error);
-    await eventually(async () => (env.fake.requests.length > 0 ? true : undefined));
-    controller.abort();
-    await pending;
+    await leaveWhileTheModelRuns(org.apiKey);
     await eventually(async () => ((await count("499")) === before.gone + 1 ? true : undefined));
     expect(await count("502")).toBe(before.failed);
   });

@@ -15,6 +15,7 @@ import {
   uploadBatchFile,
   waitForBatch,
 } from "../batches/support/batch-server.js";
+import { pricedModel } from "../batches/support/priced-model.js";
 import { freePort, writeConfig } from "../batches/support/server-process.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -43,16 +44,7 @@ describe("graceful shutdown of a worker process", () => {
     const shared = {
       server: { host: "127.0.0.1", log_level: "warn" },
       database: { url: database.url },
-      models: [
-        {
-          id: "fake-model",
-          provider: "openai",
-          base_url: upstream.url,
-          context_length: 8192,
-          max_completion_tokens: 64,
-          pricing: { prompt: "0.000001", completion: "0.000002" },
-        },
-      ],
+      models: [pricedModel(upstream.url)],
     };
     const apiConfig = writeConfig(dataDir, shared);
     const workerDir = path.join(dataDir, "worker");
@@ -92,7 +84,7 @@ describe("graceful shutdown of a worker process", () => {
     upstream.setDefault({ headersDelayMs: SLOW_REPLY_MS });
     const file = await uploadBatchFile(
       openai,
-      jsonl(Array.from({ length: LINES }, (_, i) => chatLine(`line-${i}`, "fake-model"))),
+      jsonl(Array.from({ length: LINES }, (_, i) => chatLine(`line-${i}`, "priced"))),
     );
     const batch = await openai.batches.create(batchRequest(file.id));
     const first = startWorker();

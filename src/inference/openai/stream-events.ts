@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { whenAborted } from "../../util/abort-listeners.js";
 import { UpstreamError } from "../errors.js";
 import type { InferenceInput, StreamEvent } from "../provider.js";
 import { abortedError, transferError } from "./failures.js";
@@ -18,8 +19,7 @@ export async function* streamEvents(
   kind: InferenceInput["kind"],
   signal: AbortSignal | undefined,
 ): AsyncGenerator<StreamEvent> {
-  const stopUpstream = () => body.destroy();
-  signal?.addEventListener("abort", stopUpstream, { once: true });
+  const stopListening = signal ? whenAborted(signal, () => body.destroy()) : null;
   const usage = new StreamUsage();
   let chunks = 0;
   try {
@@ -42,7 +42,7 @@ export async function* streamEvents(
   } catch (error) {
     throw transferError(error, signal);
   } finally {
-    signal?.removeEventListener("abort", stopUpstream);
+    stopListening?.();
     body.destroy();
   }
 }
