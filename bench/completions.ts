@@ -6,7 +6,9 @@
  * "Fastify proxy" row is the bare proxy on Sibyl's framework (fastify-proxy-process.ts): what
  * the framework alone adds. The "Sibyl floor" row is the SQLite server's route that stops short
  * of the pipeline (floor-route.ts): what Sibyl's HTTP layer, authentication and rate limit cost
- * on their own.
+ * on their own. The "Sibyl forward" row is that route passing the parsed body to the model server
+ * and its parsed reply back: the most Sibyl could reach were its holds, settlement, usage records
+ * and answer step free.
  * With `upstreamDelayMs` the model server takes that long per reply, which shows Sibyl's
  * overhead next to a realistic model; that run is reported without targets.
  * Each row also shows the CPU the target's own process spent per response, warm-up included: on
@@ -26,7 +28,15 @@ export interface CompletionsBenchOptions {
   upstreamDelayMs?: number;
 }
 
-export const TARGET_NAMES = ["direct", "proxy", "fastify", "floor", "sqlite", "postgres"] as const;
+export const TARGET_NAMES = [
+  "direct",
+  "proxy",
+  "fastify",
+  "floor",
+  "forward",
+  "sqlite",
+  "postgres",
+] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /** A target's load result and the CPU its own process spent per response (ms). */
@@ -59,6 +69,7 @@ const LABELS: Record<TargetName, string> = {
   proxy: "bare proxy",
   fastify: "Fastify proxy",
   floor: "Sibyl floor",
+  forward: "Sibyl forward",
   sqlite: "Sibyl SQLite",
   postgres: "Sibyl Postgres",
 };
@@ -76,18 +87,21 @@ interface Request {
 
 interface Started {
   request: Request;
-  /** The same server's floor route (floor-route.ts), with the same headers and body. */
+  /** The same server's floor routes (floor-route.ts), with the same headers and body. */
   floor: Request;
+  forward: Request;
   pid: number;
   stop(): Promise<void>;
 }
 
 async function startSibyl(upstreamUrl: string, databaseUrl?: string): Promise<Started> {
-  const sibyl = await startChild<{ url: string; floorUrl: string; apiKey: string; model: string }>(
-    "./sibyl-process.ts",
-    { upstreamUrl, databaseUrl },
-    DEPLOYED_NODE_OPTIONS,
-  );
+  const sibyl = await startChild<{
+    url: string;
+    floorUrl: string;
+    forwardingFloorUrl: string;
+    apiKey: string;
+    model: string;
+  }>("./sibyl-process.ts", { upstreamUrl, databaseUrl }, DEPLOYED_NODE_OPTIONS);
   const request = {
     url: `${sibyl.ready.url}/v1/chat/completions`,
     headers: {
@@ -99,6 +113,7 @@ async function startSibyl(upstreamUrl: string, databaseUrl?: string): Promise<St
   return {
     request,
     floor: { ...request, url: sibyl.ready.floorUrl },
+    forward: { ...request, url: sibyl.ready.forwardingFloorUrl },
     pid: sibyl.process.pid as number,
     stop: () => sibyl.stop(),
   };
@@ -139,6 +154,7 @@ export async function benchCompletions(
       proxy: { ...direct, url: `${proxy.ready.url}/v1/chat/completions` },
       fastify: { ...direct, url: `${fastifyProxy.ready.url}/v1/chat/completions` },
       floor: sqlite.floor,
+      forward: sqlite.forward,
       sqlite: sqlite.request,
       postgres: postgres.request,
     };
@@ -148,6 +164,7 @@ export async function benchCompletions(
       proxy: proxy.process.pid as number,
       fastify: fastifyProxy.process.pid as number,
       floor: sqlite.pid,
+      forward: sqlite.pid,
       sqlite: sqlite.pid,
       postgres: postgres.pid,
     };

@@ -1,15 +1,21 @@
 /**
- * Sibyl's floor: a chat completions route on the benchmark's own server that does everything
+ * Sibyl's floors: chat completions routes on the benchmark's own server that does everything
  * Sibyl does before and after the completion pipeline (routing, JSON body parsing and schema
  * validation, API key authentication, the rate limit, response serialization, every global hook)
  * and answers a fixed reply instead of running it: no hold, no upstream call, no settlement.
  * The distance from the Fastify proxy (fastify-proxy-process.ts) to this route is what Sibyl's
  * HTTP layer costs on its own; no change to the pipeline can take Sibyl past it.
+ *
+ * The forwarding floor does the same and then what any gateway that reads what it passes on must
+ * do: sends the validated body to the model server over an undici pool, parses the reply and
+ * answers it, still with no hold, settlement, usage record or answer step. It bounds what Sibyl
+ * could reach with every step of its pipeline free.
  */
 import type { App } from "../src/app.js";
 import type { Services } from "../src/services.js";
 
 export const FLOOR_PATH = "/bench-floor/v1/chat/completions";
+export const FORWARDING_FLOOR_PATH = "/bench-forward/v1/chat/completions";
 
 const fixedReply = {
   id: "chatcmpl-floor",
@@ -37,10 +43,19 @@ const fixedReply = {
   },
 };
 
-/** Adds the floor route, from the build the server runs (`build`: its dist/ folder URL). */
-export async function addFloorRoute(app: App, services: Services, build: URL): Promise<void> {
+/**
+ * Adds both floor routes, from the build the server runs (`build`: its dist/ folder URL); the
+ * forwarding one sends to the model server at `upstreamUrl`.
+ */
+export async function addFloorRoutes(
+  app: App,
+  services: Services,
+  build: URL,
+  upstreamUrl: string,
+): Promise<void> {
   const fromBuild = <T>(file: string) => import(new URL(file, build).href) as Promise<T>;
   const { Type } = await import("@sinclair/typebox");
+  const { Pool } = await import("undici");
   const { registerBearerAuth } =
     await fromBuild<typeof import("../src/http/auth.js")>("http/auth.js");
   const { admitCaller } =
@@ -50,23 +65,44 @@ export async function addFloorRoute(app: App, services: Services, build: URL): P
   const { ChatCompletionResponseSchema } = await fromBuild<
     typeof import("../src/http/schemas/completions.js")
   >("http/schemas/completions.js");
+  const body = Type.Ref(ChatCompletionRequestSchema);
+  const upstream = new URL(upstreamUrl);
+  const pool = new Pool(upstream.origin);
+  const upstreamPath = `${upstream.pathname.replace(/\/$/, "")}/chat/completions`;
+  app.addHook("onClose", () => pool.close());
+
   await app.register(
     async (scope) => {
       registerBearerAuth(scope, services.apiKeys);
       scope.post(
         "/chat/completions",
-        {
-          schema: {
-            body: Type.Ref(ChatCompletionRequestSchema),
-            response: { 200: Type.Ref(ChatCompletionResponseSchema) },
-          },
-        },
+        { schema: { body, response: { 200: Type.Ref(ChatCompletionResponseSchema) } } },
         async (request, reply) => {
           await admitCaller(services, request, reply);
           return fixedReply;
         },
       );
     },
-    { prefix: FLOOR_PATH.replace(/\/chat\/completions$/, "") },
+    { prefix: prefixOf(FLOOR_PATH) },
   );
+  await app.register(
+    async (scope) => {
+      registerBearerAuth(scope, services.apiKeys);
+      scope.post("/chat/completions", { schema: { body } }, async (request, reply) => {
+        await admitCaller(services, request, reply);
+        const answer = await pool.request({
+          path: upstreamPath,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(request.body),
+        });
+        return answer.body.json();
+      });
+    },
+    { prefix: prefixOf(FORWARDING_FLOOR_PATH) },
+  );
+}
+
+function prefixOf(path: string): string {
+  return path.replace(/\/chat\/completions$/, "");
 }

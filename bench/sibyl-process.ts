@@ -3,14 +3,14 @@
  * deployments run it, on loopback over a fresh SQLite file (or the PostgreSQL database given),
  * with an upstream model, authentication, credits, rate limiting and usage accounting all on.
  * Argument: `{"upstreamUrl": …, "databaseUrl"?: …}`. Prints `{"url", "apiKey", "model"}` once it
- * listens, with `floorUrl`: the same server's chat completions route with nothing behind it
- * (floor-route.ts).
+ * listens, with `floorUrl` and `forwardingFloorUrl`: the same server's chat completions routes
+ * with nothing, or only the model call, behind them (floor-route.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
-import { addFloorRoute, FLOOR_PATH } from "./floor-route.js";
+import { addFloorRoutes, FLOOR_PATH, FORWARDING_FLOOR_PATH } from "./floor-route.js";
 
 const build = new URL("../dist/", import.meta.url);
 const fromBuild = <T>(file: string) => import(new URL(file, build).href) as Promise<T>;
@@ -50,7 +50,7 @@ writeFileSync(
 const config = loadConfig({ file, env: { SIBYL_DATA_DIR: dataDir }, cwd: dataDir });
 const services = await createServices(config);
 const app = await buildApp(services);
-await addFloorRoute(app, services, build);
+await addFloorRoutes(app, services, build, upstreamUrl);
 const url = await app.listen({ host: "127.0.0.1", port: 0 });
 
 const { key } = await services.accounts.open({
@@ -59,7 +59,13 @@ const { key } = await services.accounts.open({
 });
 
 process.stdout.write(
-  `${JSON.stringify({ url, floorUrl: `${url}${FLOOR_PATH}`, apiKey: key.api_key, model: BENCH_MODEL })}\n`,
+  `${JSON.stringify({
+    url,
+    floorUrl: `${url}${FLOOR_PATH}`,
+    forwardingFloorUrl: `${url}${FORWARDING_FLOOR_PATH}`,
+    apiKey: key.api_key,
+    model: BENCH_MODEL,
+  })}\n`,
 );
 
 process.on("SIGTERM", () => {
