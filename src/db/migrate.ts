@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from "kysely";
 import type { DatabaseHandle, DialectName } from "./connect.js";
 import { foundation } from "./migrations/0001_foundation.js";
 import { files } from "./migrations/0002_files.js";
@@ -11,6 +11,7 @@ import { batchKeys } from "./migrations/0008_batch_keys.js";
 import { creditLeases } from "./migrations/0009_credit_leases.js";
 import { keyChangeNotices } from "./migrations/0010_key_change_notices.js";
 import { heldByOrganization } from "./migrations/0011_held_by_organization.js";
+import { plainRowIds } from "./migrations/0012_plain_row_ids.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0009_credit_leases": creditLeases(),
     "0010_key_change_notices": keyChangeNotices(dialect),
     "0011_held_by_organization": heldByOrganization(),
+    "0012_plain_row_ids": plainRowIds(dialect),
   };
 }
 
@@ -50,22 +52,37 @@ export interface MigrationOutcome {
 const SQLITE_MIGRATION_ROUNDS = 3;
 
 /** Brings the schema up to date; safe to run from several processes at once. */
-export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationOutcome> {
+export function migrateToLatest(handle: DatabaseHandle): Promise<MigrationOutcome> {
+  return migrateInRounds(handle, (migrator) => migrator.migrateToLatest());
+}
+
+/** Brings the schema up to the migration named `last` and no further: what an older release ran. */
+export function migrateUpTo(handle: DatabaseHandle, last: string): Promise<MigrationOutcome> {
+  return migrateInRounds(handle, (migrator) => migrator.migrateTo(last));
+}
+
+async function migrateInRounds(
+  handle: DatabaseHandle,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<MigrationOutcome> {
   for (let round = 1; ; round++) {
     try {
-      return await migrateOnce(handle);
+      return await migrateOnce(handle, run);
     } catch (error) {
       if (handle.dialect !== "sqlite" || round >= SQLITE_MIGRATION_ROUNDS) throw error;
     }
   }
 }
 
-async function migrateOnce(handle: DatabaseHandle): Promise<MigrationOutcome> {
+async function migrateOnce(
+  handle: DatabaseHandle,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<MigrationOutcome> {
   const migrator = new Migrator({
     db: handle.kysely,
     provider: new StaticMigrationProvider(handle.dialect),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName;
     const message = error instanceof Error ? error.message : String(error);
