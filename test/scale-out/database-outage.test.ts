@@ -45,22 +45,27 @@ describe("PostgreSQL going away", () => {
   const balance = () =>
     fetch(`${server.url}/v1/balance`, { headers: { authorization: `Bearer ${org.apiKey}` } });
 
+  const health = () => fetch(`${server.url}/healthz`);
+
   it("answers 503 database_unavailable with Retry-After, and recovers without a restart", async () => {
     expect((await balance()).status).toBe(200);
+    expect((await health()).status).toBe(200);
 
     await proxy.stop();
     for (let i = 0; i < 3; i++) {
-      const response = await balance();
-      expect(response.status).toBe(503);
-      expect(response.headers.get("retry-after")).toBe("2");
-      const body = (await response.json()) as { error: { code: string; type: string } };
-      expect(body.error).toMatchObject({ code: "database_unavailable", type: "api_error" });
+      for (const response of [await balance(), await health()]) {
+        expect(response.status).toBe(503);
+        expect(response.headers.get("retry-after")).toBe("2");
+        const body = (await response.json()) as { error: { code: string; type: string } };
+        expect(body.error).toMatchObject({ code: "database_unavailable", type: "api_error" });
+      }
     }
 
     await proxy.start();
     const response = await balance();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ balance_dollars: 1 });
+    expect((await health()).status).toBe(200);
   });
 
   it("replaces connections the server terminated; meanwhile failures are 503s, never 500s", async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../../cluster/database-outage.js";
 import type { Services } from "../../services.js";
 import { errorBody } from "../errors.js";
 import type { HttpMetrics } from "../metrics.js";
@@ -16,8 +17,10 @@ export function registerSystemRoutes(
       return { status: "ok" };
     } catch (error) {
       request.log.error({ err: error }, "database unreachable");
+      // Like every 503 of a database outage, it says when to look again.
       return reply
         .status(503)
+        .header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS))
         .send(errorBody("Database unreachable.", "api_error", "database_unavailable"));
     }
   });
