@@ -62,6 +62,11 @@ export interface Services {
   batches: Batches;
   /** Machine-payment top-ups; null when no payments are configured. */
   topups: Topups | null;
+  /**
+   * Gives back what the process holds in the database, then closes every connection, store and
+   * pool. Each step runs even when one before it failed (the database away, say): the process
+   * can still exit. Rejects with the first failure, and an AggregateError of all when several.
+   */
   close(): Promise<void>;
 }
 
@@ -185,14 +190,15 @@ export async function createServices(
           challengeTtlSeconds: payments.config.challenge_ttl_seconds,
         })
       : null,
-    close: async () => {
-      await ledger.close();
-      await holds.stop();
-      await cluster.close();
-      await files.close();
-      await providers.close();
-      await database.close();
-    },
+    close: () =>
+      runEvery([
+        () => ledger.close(),
+        () => holds.stop(),
+        () => cluster.close(),
+        () => files.close(),
+        () => providers.close(),
+        () => database.close(),
+      ]),
   };
 }
 
@@ -204,4 +210,18 @@ function rateLimitCounter(database: DatabaseHandle): WindowCounter {
   return database.dialect === "postgres"
     ? new DatabaseWindowCounter(database.db, RATE_LIMIT_WINDOW_SECONDS)
     : new MemoryWindowCounter();
+}
+
+/** Runs every step in order whatever the ones before did; fails as `Services.close` says. */
+async function runEvery(steps: (() => Promise<void>)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, "closing the services failed");
 }

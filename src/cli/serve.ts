@@ -3,6 +3,7 @@ import type { Config } from "../config/index.js";
 import { loadTokenizer } from "../inference/tokens.js";
 import { startFeedWatcher } from "../research/feeds/feed-watcher.js";
 import { createServices } from "../services.js";
+import { closeServices } from "./close-services.js";
 import { createBatchWorker } from "./worker.js";
 
 export interface ServeOptions {
@@ -41,6 +42,6 @@ export async function serve(config: Config, options: ServeOptions): Promise<numb
   await feeds?.stop();
   await Promise.all([app.close(), batchWorker?.stop(graceMs)]);
   clearTimeout(cut);
-  await services.close();
+  await closeServices(services, app.log);
   return 0;
 }

@@ -3,6 +3,7 @@ import type { Config } from "../config/index.js";
 import { loadTokenizer } from "../inference/tokens.js";
 import { jsonLinesFeedLog, startFeedWatcher } from "../research/feeds/feed-watcher.js";
 import { createServices, type Services } from "../services.js";
+import { closeServices } from "./close-services.js";
 import type { CliIo } from "./run.js";
 
 /**
@@ -89,7 +90,7 @@ export async function runWorker(config: Config, io: CliIo): Promise<number> {
   note("worker stopping");
   await feeds?.stop();
   await running.stop(config.shutdown.grace_seconds * 1000);
-  await services.close();
+  await closeServices(services, log);
   note("worker stopped");
   return 0;
 }

@@ -11,6 +11,7 @@ import { freePort, writeConfig } from "../batches/support/server-process.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { type SibylProcess, spawnSibyl, waitHealthy } from "./support/cluster-processes.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
 
 /** `sibyl serve` receiving SIGTERM with requests and streams in flight. */
 describe("graceful shutdown of an API process", () => {
@@ -46,11 +47,16 @@ describe("graceful shutdown of an API process", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  function configFile(graceSeconds: number): string {
+  function configFile(
+    graceSeconds: number,
+    databaseUrl = database.url,
+    batches: { lease_seconds?: number } = {},
+  ): string {
     const dir = mkdtempSync(path.join(dataDir, "config-"));
     return writeConfig(dir, {
       server: { log_level: "warn" },
-      database: { url: database.url },
+      database: { url: databaseUrl },
+      batches,
       models: [
         {
           id: "fake-model",
@@ -65,12 +71,15 @@ describe("graceful shutdown of an API process", () => {
     });
   }
 
-  async function start(graceSeconds: number): Promise<{ api: SibylProcess; url: string }> {
+  async function start(
+    graceSeconds: number,
+    databaseUrl = database.url,
+  ): Promise<{ api: SibylProcess; url: string }> {
     const port = await freePort();
-    const api = spawnSibyl(
-      ["serve", "--no-worker", "--config", configFile(graceSeconds), "--port", String(port)],
-      { SIBYL_DATA_DIR: dataDir },
-    );
+    const config = configFile(graceSeconds, databaseUrl);
+    const api = spawnSibyl(["serve", "--no-worker", "--config", config, "--port", String(port)], {
+      SIBYL_DATA_DIR: dataDir,
+    });
     const url = `http://127.0.0.1:${port}`;
     await waitHealthy(api, url);
     return { api, url };
@@ -168,5 +177,57 @@ describe("graceful shutdown of an API process", () => {
     );
     expect(await api.kill("SIGTERM")).toBe(0);
     expect(await body).not.toContain("[DONE]");
+  }, 60_000);
+
+  it("exits 0 with the database gone, and a live process returns the lease it could not", async () => {
+    const target = new URL(database.url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String(proxy.port);
+    const openLeases = async () =>
+      (
+        await services.database.kysely
+          .selectFrom("reservations")
+          .select("id")
+          .where("organization_id", "=", organizationId)
+          .where("kind", "=", "lease")
+          .where("status", "=", "held")
+          .execute()
+      ).length;
+    try {
+      upstream.reset();
+      const before = await services.ledger.balance(organizationId);
+      const { api, url } = await start(30, viaProxy.toString());
+      const answer = await chat(url, false);
+      expect(answer.status).toBe(200);
+      expect(await openLeases()).toBe(1);
+      const spendable = await services.ledger.balance(organizationId);
+      expect(spendable).toBeLessThan(before);
+
+      await proxy.stop();
+      expect(await api.kill("SIGTERM")).toBe(0);
+      expect(api.output()).toContain("database unreachable while shutting down");
+      // It could give nothing back: its lease is still out, charged what its request cost.
+      expect(await openLeases()).toBe(1);
+
+      const live = await createServices(
+        loadConfig({
+          file: configFile(30, database.url, { lease_seconds: 1 }),
+          env: { SIBYL_DATA_DIR: dataDir },
+          cwd: dataDir,
+        }),
+      );
+      try {
+        // Heartbeats count whole seconds: more than two have passed once one is 1 s old.
+        await sleep(2_100);
+        await live.holds.sweep();
+      } finally {
+        await live.close();
+      }
+      expect(await openLeases()).toBe(0);
+      expect(await services.ledger.balance(organizationId)).toBe(spendable);
+    } finally {
+      await proxy.stop();
+    }
   }, 60_000);
 });
