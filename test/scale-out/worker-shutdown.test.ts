@@ -20,6 +20,7 @@ import { freePort, writeConfig } from "../batches/support/server-process.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { type SibylProcess, spawnSibyl, waitHealthy } from "./support/cluster-processes.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
 
 const LINES = 4;
 /** Far beyond the grace period: a worker that waited for these calls would be seen to. */
@@ -34,6 +35,7 @@ describe("graceful shutdown of a worker process", () => {
   let api: SibylProcess | null = null;
   const workers: SibylProcess[] = [];
   let workerConfig: string;
+  let shared: Record<string, unknown>;
   let openai: OpenAI;
   let organizationId: string;
 
@@ -41,7 +43,7 @@ describe("graceful shutdown of a worker process", () => {
     database = await createTestDatabase();
     upstream = await startFakeUpstream();
     dataDir = mkdtempSync(path.join(tmpdir(), "sibyl-worker-stop-"));
-    const shared = {
+    shared = {
       server: { host: "127.0.0.1", log_level: "warn" },
       database: { url: database.url },
       models: [pricedModel(upstream.url)],
@@ -74,8 +76,8 @@ describe("graceful shutdown of a worker process", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  function startWorker(): SibylProcess {
-    const worker = spawnSibyl(["worker", "--config", workerConfig], { SIBYL_DATA_DIR: dataDir });
+  function startWorker(config = workerConfig): SibylProcess {
+    const worker = spawnSibyl(["worker", "--config", config], { SIBYL_DATA_DIR: dataDir });
     workers.push(worker);
     return worker;
   }
@@ -119,4 +121,26 @@ describe("graceful shutdown of a worker process", () => {
     );
     expect(charges).toHaveLength(LINES);
   }, 120_000);
+
+  it("exits 0 with the database gone, warning that its holds come back later", async () => {
+    const target = new URL(database.url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String(proxy.port);
+    const dir = mkdtempSync(path.join(dataDir, "cut-off-"));
+    const config = writeConfig(dir, { ...shared, database: { url: viaProxy.toString() } });
+    try {
+      const worker = startWorker(config);
+      while (!worker.started()) {
+        expect(worker.child.exitCode).toBeNull();
+        await sleep(50);
+      }
+      await proxy.stop();
+      expect(await worker.kill("SIGTERM")).toBe(0);
+      expect(worker.output()).toContain("database unreachable while shutting down");
+      expect(worker.output()).toContain('"msg":"worker stopped"');
+    } finally {
+      await proxy.stop();
+    }
+  }, 60_000);
 });
