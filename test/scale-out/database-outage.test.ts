@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDatabaseOutage } from "../../src/cluster/database-outage.js";
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from "../support/postgres.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
-import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
+import { proxyDatabase, type TcpProxy } from "./support/tcp-proxy.js";
 
 const POOL_SIZE = 3;
 
@@ -18,14 +18,12 @@ describe("PostgreSQL going away", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const target = new URL(database.url);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(database.url);
-    viaProxy.port = String(proxy.port);
+    const proxied = await proxyDatabase(database.url);
+    proxy = proxied.proxy;
     server = await startTestServer({
       config: {
         database: {
-          url: viaProxy.toString(),
+          url: proxied.url,
           pool_size: POOL_SIZE,
           statement_timeout_ms: 300,
           connect_timeout_ms: 1_000,

@@ -11,7 +11,7 @@ import { freePort, writeConfig } from "../batches/support/server-process.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { type SibylProcess, spawnSibyl, waitHealthy } from "./support/cluster-processes.js";
-import { startTcpProxy } from "./support/tcp-proxy.js";
+import { proxyDatabase } from "./support/tcp-proxy.js";
 
 /** `sibyl serve` receiving SIGTERM with requests and streams in flight. */
 describe("graceful shutdown of an API process", () => {
@@ -180,10 +180,7 @@ describe("graceful shutdown of an API process", () => {
   }, 60_000);
 
   it("exits 0 with the database gone, and a live process returns the lease it could not", async () => {
-    const target = new URL(database.url);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(database.url);
-    viaProxy.port = String(proxy.port);
+    const { proxy, url: viaProxy } = await proxyDatabase(database.url);
     const openLeases = async () =>
       (
         await services.database.kysely
@@ -197,7 +194,7 @@ describe("graceful shutdown of an API process", () => {
     try {
       upstream.reset();
       const before = await services.ledger.balance(organizationId);
-      const { api, url } = await start(30, viaProxy.toString());
+      const { api, url } = await start(30, viaProxy);
       const answer = await chat(url, false);
       expect(answer.status).toBe(200);
       expect(await openLeases()).toBe(1);

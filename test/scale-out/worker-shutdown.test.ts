@@ -20,7 +20,7 @@ import { freePort, writeConfig } from "../batches/support/server-process.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { type SibylProcess, spawnSibyl, waitHealthy } from "./support/cluster-processes.js";
-import { startTcpProxy } from "./support/tcp-proxy.js";
+import { proxyDatabase } from "./support/tcp-proxy.js";
 
 const LINES = 4;
 /** Far beyond the grace period: a worker that waited for these calls would be seen to. */
@@ -123,12 +123,9 @@ describe("graceful shutdown of a worker process", () => {
   }, 120_000);
 
   it("exits 0 with the database gone, warning that its holds come back later", async () => {
-    const target = new URL(database.url);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(database.url);
-    viaProxy.port = String(proxy.port);
+    const { proxy, url: viaProxy } = await proxyDatabase(database.url);
     const dir = mkdtempSync(path.join(dataDir, "cut-off-"));
-    const config = writeConfig(dir, { ...shared, database: { url: viaProxy.toString() } });
+    const config = writeConfig(dir, { ...shared, database: { url: viaProxy } });
     try {
       const worker = startWorker(config);
       while (!worker.started()) {

@@ -49,3 +49,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     start: listen,
   };
 }
+
+/** A TCP proxy in front of the PostgreSQL server of `databaseUrl`, and that URL through it. */
+export async function proxyDatabase(
+  databaseUrl: string,
+): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(databaseUrl);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const viaProxy = new URL(databaseUrl);
+  viaProxy.port = String(proxy.port);
+  return { proxy, url: viaProxy.toString() };
+}
