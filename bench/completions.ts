@@ -3,7 +3,9 @@
  * to the model server directly, through a bare proxy (proxy-process.ts: the least an extra HTTP
  * hop costs here) and through Sibyl on SQLite and on PostgreSQL, each driven by autocannon from
  * its own process. Sibyl is judged against the bare proxy, which carries the same hop. The
- * "Fastify proxy" row is the bare proxy on Sibyl's framework (fastify-proxy-process.ts): what
+ * "reading proxy" row (reading-proxy-process.ts) is the bare proxy checking a key, parsing what it
+ * passes on both ways and tallying usage: the least any gateway that bills what it reads adds.
+ * The "Fastify proxy" row is the bare proxy on Sibyl's framework (fastify-proxy-process.ts): what
  * the framework alone adds. The "Sibyl floor" row is the SQLite server's route that stops short
  * of the pipeline (floor-route.ts): what Sibyl's HTTP layer, authentication and rate limit cost
  * on their own. The "Sibyl forward" row is that route passing the parsed body to the model server
@@ -31,6 +33,7 @@ export interface CompletionsBenchOptions {
 export const TARGET_NAMES = [
   "direct",
   "proxy",
+  "reading",
   "fastify",
   "floor",
   "forward",
@@ -67,12 +70,16 @@ export const MAX_ADDED_P50_MS = 0.3;
 const LABELS: Record<TargetName, string> = {
   direct: "model server",
   proxy: "bare proxy",
+  reading: "reading proxy",
   fastify: "Fastify proxy",
   floor: "Sibyl floor",
   forward: "Sibyl forward",
   sqlite: "Sibyl SQLite",
   postgres: "Sibyl Postgres",
 };
+
+/** The one key the reading proxy accepts. */
+const READING_PROXY_KEY = "sk_bench_reading_proxy";
 
 const question = {
   messages: [{ role: "user", content: "Will the central bank cut rates at its next meeting?" }],
@@ -133,6 +140,11 @@ export async function benchCompletions(
       upstreamUrl: upstream.ready.url,
     });
     stops.push(() => proxy.stop());
+    const readingProxy = await startChild<{ url: string }>("./reading-proxy-process.ts", {
+      upstreamUrl: upstream.ready.url,
+      apiKey: READING_PROXY_KEY,
+    });
+    stops.push(() => readingProxy.stop());
     const fastifyProxy = await startChild<{ url: string }>("./fastify-proxy-process.ts", {
       upstreamUrl: upstream.ready.url,
     });
@@ -152,6 +164,11 @@ export async function benchCompletions(
     const requests: Record<TargetName, Request> = {
       direct,
       proxy: { ...direct, url: `${proxy.ready.url}/v1/chat/completions` },
+      reading: {
+        ...direct,
+        url: `${readingProxy.ready.url}/v1/chat/completions`,
+        headers: { ...direct.headers, authorization: `Bearer ${READING_PROXY_KEY}` },
+      },
       fastify: { ...direct, url: `${fastifyProxy.ready.url}/v1/chat/completions` },
       floor: sqlite.floor,
       forward: sqlite.forward,
@@ -162,6 +179,7 @@ export async function benchCompletions(
     const pids: Record<TargetName, number> = {
       direct: upstream.process.pid as number,
       proxy: proxy.process.pid as number,
+      reading: readingProxy.process.pid as number,
       fastify: fastifyProxy.process.pid as number,
       floor: sqlite.pid,
       forward: sqlite.pid,
