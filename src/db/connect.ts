@@ -78,10 +78,38 @@ export function postgresClientConfig(url: string, options: ConnectionOptions): p
   };
 }
 
+/** How long opening a SQLite file waits for another process's write to it. */
+const SQLITE_OPEN_WAIT_MS = 5_000;
+const SQLITE_OPEN_RETRY_MS = 10;
+
+/**
+ * Turns the write-ahead log on, waiting while another process writes to the file. SQLite
+ * answers "database is locked" at once here, without its busy timeout, when another connection
+ * is writing to a file still in rollback mode (as a second `sibyl` command is while it turns the
+ * log on for a new file): waiting inside the statement could deadlock, so the wait is here.
+ */
+function turnOnWriteAheadLog(sqlite: SqliteDatabase.Database): void {
+  const deadline = Date.now() + SQLITE_OPEN_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (!isSqliteBusy(error) || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, SQLITE_OPEN_RETRY_MS);
+    }
+  }
+}
+
+function isSqliteBusy(error: unknown): boolean {
+  return error instanceof SqliteDatabase.SqliteError && error.code.startsWith("SQLITE_BUSY");
+}
+
 function connectSqlite(file: string): DatabaseHandle {
   if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file);
-  sqlite.pragma("journal_mode = WAL");
+  turnOnWriteAheadLog(sqlite);
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   // Other processes (CLI, workers) may hold the write lock briefly.
