@@ -1,17 +1,61 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
+/**
+ * Test files that start no server, process or database, open no socket or temporary file and
+ * change no process state (environment, listeners, timers, globals): pure functions over data.
+ * They share worker threads and their imports instead of a fresh process each, which spares a
+ * process start and a module graph per file. A file that starts to need a server or process state
+ * must leave this list: it then runs isolated, as every file not listed does.
+ */
+const PURE = [
+  "test/forecast/**/*.test.ts",
+  "test/answers/held-out.test.ts",
+  "test/completions/ensemble-aggregate.test.ts",
+  "test/conformance/validator.test.ts",
+  "test/evaluation/{aggregation,calibration-plot,forecastbench-figures,leak-check}.test.ts",
+  "test/evaluation/{progress,sample,scoring}.test.ts",
+  "test/billing/money.test.ts",
+  "test/cli/node-engines.test.ts",
+  "test/db/fragment-compiler.test.ts",
+  "test/http/{http-validation,json-value-budget}.test.ts",
+  "test/util/abort-listeners.test.ts",
+  "test/inference/{baseline,bpe-merge,bpe-o200k,bpe-tiktoken-file}.test.ts",
+  "test/inference/{openai-failures-unit,sse,token-estimate,tokens}.test.ts",
+  "test/research/adversarial/{corpus,properties}.test.ts",
+  "test/research/dates/grammar.test.ts",
+  "test/research/providers/{catalogue,dates,plain-text}.test.ts",
+  "test/research/query-and-urls.test.ts",
+  "test/responses/translation.test.ts",
+  "test/track/recalibration-fit.test.ts",
+];
+
+// The reliability suite runs on its own (vitest.reliability.config.ts).
+const EXCLUDED = [
+  ...configDefaults.exclude,
+  "test/reliability/**",
+  "test/scale-out/multi-process.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // The reliability suite runs on its own (vitest.reliability.config.ts).
-    exclude: [
-      ...configDefaults.exclude,
-      "test/reliability/**",
-      "test/scale-out/multi-process.test.ts",
-    ],
-    pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "pure", include: PURE, exclude: EXCLUDED, pool: "threads", isolate: false },
+      },
+      {
+        extends: true,
+        test: {
+          // Servers, databases, child processes and process state: a fresh process per file.
+          name: "isolated",
+          include: ["test/**/*.test.ts"],
+          exclude: [...EXCLUDED, ...PURE],
+          pool: "forks",
+        },
+      },
+    ],
   },
 });

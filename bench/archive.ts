@@ -270,7 +270,9 @@ export async function benchArchive(): Promise<ArchiveBenchResult> {
     console.log(`${ARTICLES} generated articles, ${(bytes / 1e6).toFixed(0)} MB of JSON Lines`);
 
     const started = performance.now();
-    const summary = await importArticleFile(file, new ArchiveStore(handle.db, systemClock), {
+    const store = new ArchiveStore(handle.db, systemClock);
+    const dating = { importedAt: systemClock.now(), firstSeen: "published" as const };
+    const summary = await importArticleFile(file, store, dating, {
       rejected: (line, reason) => {
         throw new Error(`generated line ${line} rejected: ${reason}`);
       },

@@ -29,6 +29,9 @@ export function startChild<T>(
       const newline = buffer.indexOf("\n");
       if (newline === -1) return;
       child.stdout?.off("data", onData);
+      // Whatever it prints later (a server's log) is read and dropped, so it never blocks on a
+      // full pipe.
+      child.stdout?.resume();
       try {
         const ready = JSON.parse(buffer.slice(0, newline)) as T;
         resolve({ ready, process: child, stop: () => stopChild(child) });

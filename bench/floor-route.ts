@@ -12,12 +12,15 @@
  * could reach with every step of its pipeline free.
  */
 import type { App } from "../src/app.js";
+import type { ChatCompletionResponse } from "../src/completions/types.js";
 import type { Services } from "../src/services.js";
 
 export const FLOOR_PATH = "/bench-floor/v1/chat/completions";
 export const FORWARDING_FLOOR_PATH = "/bench-forward/v1/chat/completions";
 
-const fixedReply = {
+// Typed as the pipeline's reply, so a field the response schema comes to require fails the type
+// check here instead of turning every floor response into a 500.
+const fixedReply: ChatCompletionResponse = {
   id: "chatcmpl-floor",
   object: "chat.completion",
   created: 1_700_000_000,
@@ -28,8 +31,10 @@ const fixedReply = {
       message: {
         role: "assistant",
         content: "Probability: 35%. Base rates favour no.",
+        refusal: null,
         thinking: null,
       },
+      logprobs: null,
       finish_reason: "stop",
     },
   ],

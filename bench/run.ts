@@ -9,6 +9,8 @@ import { benchArchive } from "./archive.js";
 import { benchBatches } from "./batches.js";
 import { benchCompletions } from "./completions.js";
 import { benchExtraction } from "./extraction.js";
+import { benchResearch } from "./research.js";
+import { benchScores } from "./scores.js";
 
 interface Benchmark {
   name: string;
@@ -52,6 +54,18 @@ const benchmarks: Benchmark[] = [
     // Import throughput and search p50/p99 over 100,000 articles on SQLite; target p50 < 20 ms.
     name: "archive",
     run: async () => (await benchArchive()).passed,
+  },
+  {
+    // The leak guard: adversarial corpus (leaks caught 100%, controls kept ≥ 95%) and p99 < 1 ms
+    // per 2 kB result.
+    name: "research",
+    run: async () => (await benchResearch()).passed,
+  },
+  {
+    // The track record's score report over 100,000 resolved forecasts, SQLite and PostgreSQL;
+    // target p50 < 50 ms.
+    name: "scores",
+    run: async () => (await benchScores()).passed,
   },
 ];
 

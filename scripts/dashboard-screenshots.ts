@@ -13,13 +13,13 @@ import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { stringify } from "yaml";
 import { buildApp } from "../src/app.js";
-import { usdToNanos } from "../src/billing/money.js";
 import { createBatchWorker } from "../src/cli/worker.js";
 import { loadConfig } from "../src/config/index.js";
 import { runBacktest } from "../src/evaluation/run/backtest.js";
 import { BUILT_DASHBOARD_DIR } from "../src/http/dashboard-assets.js";
 import { createServices, type Services } from "../src/services.js";
 import type { Clock } from "../src/util/clock.js";
+import { usdToNanos } from "../src/util/money.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const OUT_DIR = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));

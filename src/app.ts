@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type Serializer,
   type SerializerFactory,
@@ -6,44 +5,44 @@ import {
 } from "@fastify/fast-json-stringify-compiler";
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  LogController,
-  type RawServerDefault,
-} from "fastify";
+import Fastify, { type FastifyRequest, LogController } from "fastify";
 import type { DestinationStream, LoggerOptions } from "pino";
 import { asDatabaseOutage } from "./cluster/database-outage.js";
+import type { App } from "./http/app-instance.js";
 import { registerBearerAuth } from "./http/auth.js";
+import { cutStalledBodies, wasCutForStall } from "./http/body-stall.js";
 import { answerClientError } from "./http/client-errors.js";
+import { CLIENT_CLOSED_STATUS, clientLeftMidBody, endClientGone } from "./http/client-gone.js";
+import { capConnectionsPerAddress } from "./http/connection-cap.js";
 import { errorBody, handleError } from "./http/errors.js";
+import { limitFailedAuthentications } from "./http/failure-budget.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
+import { standardOutputLog } from "./http/log-stream.js";
 import { HttpMetrics } from "./http/metrics.js";
 import { openApiOptions } from "./http/openapi.js";
-import { registerRequestHooks } from "./http/request-hooks.js";
+import { registerRequestHooks, writeAccessLine } from "./http/request-hooks.js";
 import { requestIdOf } from "./http/request-id.js";
 import { type DashboardOptions, registerDashboardRoutes } from "./http/routes/dashboard.js";
 import { ORGANIZATION_SCHEMAS } from "./http/routes/organization-schemas.js";
 import { RESPONSE_SCHEMAS } from "./http/routes/responses.js";
+import { registerRootRoute } from "./http/routes/root.js";
 import { registerSystemRoutes } from "./http/routes/system.js";
 import { FORESIGHT_PREFIXES, v1Routes } from "./http/routes/v1.js";
+import { CALIBRATION_SCHEMAS } from "./http/schemas/calibrations.js";
 import { SHARED_SCHEMAS } from "./http/schemas/index.js";
-import { pointToTopup } from "./http/topup-hint.js";
+import { QUESTION_SCHEMAS } from "./http/schemas/questions.js";
+import { offerTopup } from "./http/topup-hint.js";
 import { createValidatorCompiler } from "./http/validation.js";
 import type { Services } from "./services.js";
 
-export type App = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type { App } from "./http/app-instance.js";
 
 export interface AppOptions {
   logger?: (LoggerOptions & { stream?: DestinationStream }) | boolean;
   /** Longest a client may take to send a whole request, headers and body. */
   requestTimeoutMs?: number;
+  /** How long a request body may bring no byte before it is cut (default: the configuration's). */
+  bodyStallMs?: number;
   /** Where the dashboard's build is read from. */
   dashboard?: DashboardOptions;
 }
@@ -84,6 +83,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         ? {
             level: services.config.server.log_level,
             redact: ["req.headers.authorization", 'req.headers["x-api-key"]'],
+            stream: standardOutputLog(),
           }
         : options.logger,
     genReqId: requestIdOf,
@@ -111,16 +111,36 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // after the answer. Completions still stop at a half-close (`clientGone`, http/sse.ts).
   Object.assign(app.server, { httpAllowHalfOpen: true });
 
+  const metrics = new HttpMetrics(services.metrics.registry);
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   registerJsonBodyParser(app, JSON_BODY_LIMIT);
   app.decorateRequest("principal", null);
   registerRequestHooks(app);
-  const explain = services.topups
-    ? (error: Error) => pointToTopup(asDatabaseOutage(error))
-    : asDatabaseOutage;
-  app.setErrorHandler((error: Error, request, reply) =>
-    handleError(explain(error), request, reply),
+  cutStalledBodies(app, options.bodyStallMs ?? services.config.server.body_stall_seconds * 1000);
+  capConnectionsPerAddress(app.server, services.config.server.max_connections_per_address);
+  limitFailedAuthentications(
+    app,
+    services.config.limits.failed_authentications_per_minute,
+    services.clock,
   );
+  const { topups } = services;
+  const explain = async (error: Error, request: FastifyRequest): Promise<Error> => {
+    const explained = asDatabaseOutage(error);
+    // Challenges that could not be remembered are not offered: the 402 stays as it was.
+    return topups ? offerTopup(explained, request, topups).catch(() => explained) : explained;
+  };
+  app.setErrorHandler((error: Error, request, reply) => {
+    if (clientLeftMidBody(request)) {
+      // A body cut here for stalling was answered with a 408 (body-stall.ts).
+      const status = wasCutForStall(request.raw.socket) ? 408 : CLIENT_CLOSED_STATUS;
+      endClientGone(request, reply, status, [
+        writeAccessLine,
+        (...args) => metrics.record(...args),
+      ]);
+      return;
+    }
+    return explain(error, request).then((explained) => handleError(explained, request, reply));
+  });
   app.setNotFoundHandler((request, reply) =>
     reply
       .status(404)
@@ -133,18 +153,28 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       ),
   );
 
-  const metrics = new HttpMetrics(services.metrics.registry);
   metrics.instrument(app);
+  // One line per answer that needed a repair or could not be read, by model, type and rule.
+  services.metrics.onUnreadAnswer((event) => {
+    app.log.warn({ forecast_answer: event }, `forecast answer ${event.outcome}`);
+  });
   await app.register(swagger, openApiOptions(services.config));
-  for (const schema of [...SHARED_SCHEMAS, ...RESPONSE_SCHEMAS, ...ORGANIZATION_SCHEMAS]) {
+  for (const schema of [
+    ...SHARED_SCHEMAS,
+    ...RESPONSE_SCHEMAS,
+    ...ORGANIZATION_SCHEMAS,
+    ...QUESTION_SCHEMAS,
+    ...CALIBRATION_SCHEMAS,
+  ]) {
     app.addSchema(schema);
   }
   registerSystemRoutes(app, metrics, services);
+  registerRootRoute(app, services);
   registerDashboardRoutes(app, services, options.dashboard);
   for (const prefix of ["/v1", "/v1/compat", ...FORESIGHT_PREFIXES]) {
     await app.register(
       async (scope) => {
-        registerBearerAuth(scope, services.apiKeys);
+        registerBearerAuth(scope, services.apiKeys, services.topups);
         await v1Routes(scope as App, services);
       },
       { prefix },

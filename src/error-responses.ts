@@ -1,7 +1,7 @@
-import { type ErrorKind, ServiceError } from "./errors.js";
+import { type ErrorKind, ServiceError, UnprocessableValue } from "./errors.js";
 import { UpstreamError } from "./inference/errors.js";
 
-/** A FastAPI-shaped validation problem (interface 2.17). */
+/** A FastAPI-shaped validation problem: where (`loc`), what (`msg`, `type`) and the input. */
 export interface ValidationDetail {
   loc: (string | number)[];
   msg: string;
@@ -17,6 +17,7 @@ export interface ErrorBody {
 
 const STATUS: Record<ErrorKind, number> = {
   invalid_request: 400,
+  unprocessable: 422,
   unauthorized: 401,
   forbidden: 403,
   insufficient_credits: 402,
@@ -39,6 +40,7 @@ const STATUS: Record<ErrorKind, number> = {
 
 const TYPE: Record<ErrorKind, string> = {
   invalid_request: "invalid_request_error",
+  unprocessable: "invalid_request_error",
   unauthorized: "authentication_error",
   forbidden: "permission_error",
   insufficient_credits: "insufficient_credits",
@@ -85,7 +87,9 @@ function problemCount(details: ValidationDetail[]): number {
 export function validationBody(details: ValidationDetail[]): ErrorBody {
   const first = details[0];
   const where = first ? first.loc.join(".") : "request";
-  const message = first ? `${where}: ${first.msg}` : "Invalid request";
+  const message = first
+    ? (jsonSyntaxMessage(first) ?? `${where}: ${first.msg}`)
+    : "Invalid request";
   const more = problemCount(details) - 1;
   const extra = more > 0 ? ` (and ${more} more problems)` : "";
   // A JSON syntax error's location is a character offset, not a parameter.
@@ -100,6 +104,13 @@ export function validationBody(details: ValidationDetail[]): ErrorBody {
   );
 }
 
+/** A JSON syntax error says what is wrong and where, as a person counts lines and columns. */
+function jsonSyntaxMessage(detail: ValidationDetail): string | null {
+  if (detail.type !== "json_invalid" || !detail.ctx) return null;
+  const { error, line, column } = detail.ctx;
+  return `Request body is not valid JSON: ${String(error)} at line ${String(line)}, column ${String(column)}`;
+}
+
 export interface ResolvedError {
   status: number;
   body: ErrorBody;
@@ -110,10 +121,22 @@ export function fromServiceError(error: ServiceError): ResolvedError {
   const status = error.kind === "upstream_rejected" ? (error.status ?? 400) : STATUS[error.kind];
   const headers = { ...error.headers };
   if (NEVER_RETRY.has(status)) headers["x-should-retry"] = "false";
+  // A refused value is described where the body holds it, as a schema violation would be.
+  const detail =
+    error instanceof UnprocessableValue
+      ? [
+          {
+            loc: ["body", error.param ?? ""],
+            msg: error.message,
+            type: error.code,
+            input: error.input ?? null,
+          },
+        ]
+      : error.message;
   return {
     status,
     headers,
-    body: errorBody(error.message, TYPE[error.kind], error.code, error.param),
+    body: errorBody(error.message, TYPE[error.kind], error.code, error.param, detail),
   };
 }
 

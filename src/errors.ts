@@ -4,6 +4,7 @@
  */
 export type ErrorKind =
   | "invalid_request"
+  | "unprocessable"
   | "unauthorized"
   | "forbidden"
   | "insufficient_credits"
@@ -55,12 +56,40 @@ export const notFound = (what: string, id: string, param: string | null = null) 
     param,
   });
 
-export const insufficientCredits = () =>
-  new ServiceError(
-    "insufficient_credits",
-    "Insufficient credits: top up the organization's balance to continue.",
-    { code: "insufficient_credits" },
-  );
+/** The organization cannot hold what a piece of work may cost. */
+export class InsufficientCredits extends ServiceError {
+  constructor(
+    /** The hold that did not fit, in nano-dollars: a top-up of this much lets the work run. */
+    readonly requestNanos: number,
+    explained: { message: string; headers: Record<string, string> } = {
+      message: "Insufficient credits: top up the organization's balance to continue.",
+      headers: {},
+    },
+  ) {
+    super("insufficient_credits", explained.message, {
+      code: "insufficient_credits",
+      headers: explained.headers,
+    });
+  }
+}
+
+export const insufficientCredits = (requestNanos: number) => new InsufficientCredits(requestNanos);
 
 export const invalidRequest = (message: string, code: string, param: string | null = null) =>
   new ServiceError("invalid_request", message, { code, param });
+
+/** A well-formed request whose value the resource cannot take (an outcome of the wrong type). */
+export class UnprocessableValue extends ServiceError {
+  constructor(
+    message: string,
+    code: string,
+    param: string,
+    /** The value refused, echoed in the 422's `detail`. */
+    readonly input: unknown,
+  ) {
+    super("unprocessable", message, { code, param });
+  }
+}
+
+export const unprocessable = (message: string, code: string, param: string, input: unknown) =>
+  new UnprocessableValue(message, code, param, input);

@@ -2,7 +2,9 @@ import { Accounts } from "./auth/accounts.js";
 import { ApiKeys } from "./auth/api-keys.js";
 import { OrganizationKeys } from "./auth/organization-keys.js";
 import { Organizations } from "./auth/organizations.js";
+import { SignInLinks } from "./auth/sign-in-links.js";
 import { Batches } from "./batches/batches-service.js";
+import { CostReports } from "./billing/cost-report.js";
 import { HoldKeeper } from "./billing/hold-keeper.js";
 import { Ledger } from "./billing/ledger.js";
 import { LedgerHistory } from "./billing/ledger-history.js";
@@ -12,6 +14,7 @@ import { openCluster } from "./cluster/open-cluster.js";
 import { stderrClusterLog } from "./cluster/stderr-log.js";
 import { describeBaselineForecast, QuestionClassifier } from "./completions/forecast-step.js";
 import { CompletionPipeline } from "./completions/pipeline.js";
+import type { ChatCompletionBody } from "./completions/schema.js";
 import type { CompletionService } from "./completions/types.js";
 import type { Config } from "./config/index.js";
 import { connectDatabase, type DatabaseHandle } from "./db/connect.js";
@@ -26,12 +29,18 @@ import type { WindowCounter } from "./limits/window-counter.js";
 import { ModelCatalogue } from "./models/catalogue.js";
 import { ServiceMetrics } from "./observability/metrics.js";
 import { createPaymentSetup } from "./payments/create-rails.js";
+import { CREDENTIAL_WINDOW_SECONDS, CredentialThrottle } from "./payments/credential-throttle.js";
+import { Reconciliation } from "./payments/reconciliation.js";
 import { Topups } from "./payments/topups.js";
 import { ArchiveSource } from "./research/archive/archive-source.js";
 import { configuredSources } from "./research/configured-sources.js";
 import { HTTP_PROVIDERS, type HttpProviderEntry } from "./research/providers/catalogue.js";
 import { Research, type ResearchLog } from "./research/research.js";
 import { stderrResearchLog } from "./research/research-log.js";
+import { Calibrations } from "./track/calibration/calibrations-service.js";
+import { ForecastRecorder } from "./track/forecast-recorder.js";
+import { Questions } from "./track/questions-service.js";
+import { Scores } from "./track/scores-service.js";
 import { type Clock, systemClock } from "./util/clock.js";
 import { newId } from "./util/ids.js";
 
@@ -50,6 +59,10 @@ export interface Services {
   ledger: Ledger;
   ledgerHistory: LedgerHistory;
   usage: UsageReports;
+  /** What the organization was charged per day, in the shape of OpenAI's Costs API. */
+  costs: CostReports;
+  /** One-use links that sign a browser in to the dashboard. */
+  signInLinks: SignInLinks;
   /** Heartbeat and release of dead processes' holds; `serve` and `worker` start it. */
   holds: HoldKeeper;
   /** The processes sharing the database: batch work announcements and sweep duties. */
@@ -60,8 +73,15 @@ export interface Services {
   completions: CompletionService;
   files: Files;
   batches: Batches;
+  /** The track record: questions, their forecasts and resolutions. */
+  questions: Questions;
+  /** Calibration maps fitted on the track record's resolved forecasts. */
+  calibrations: Calibrations;
+  scores: Scores;
   /** Machine-payment top-ups; null when no payments are configured. */
   topups: Topups | null;
+  /** Credits payments that landed without being redeemed; null when no payments are configured. */
+  reconciliation: Reconciliation | null;
   /**
    * Gives back what the process holds in the database, then closes every connection, store and
    * pool. Each step runs even when one before it failed (the database away, say): the process
@@ -117,6 +137,7 @@ export async function createServices(
   const ledger = new Ledger(database.db, clock, newId("prc_", 16));
   const holds = new HoldKeeper(database.db, ledger, clock, config.batches.lease_seconds);
   const catalogue = new ModelCatalogue(config.models);
+  const calibrations = new Calibrations(database.db, clock, (id) => catalogue.has(id));
   const providers = new ProviderRegistry(config.models, {
     env: options.env ?? process.env,
     describeForecast: describeBaselineForecast,
@@ -131,6 +152,8 @@ export async function createServices(
     holds,
     metrics,
     classifier: new QuestionClassifier(config, providers),
+    forecasts: new ForecastRecorder(database.db, stderrClusterLog),
+    calibrations,
     research: new Research(
       researchSources(new ArchiveSource(database.db)),
       {
@@ -152,7 +175,17 @@ export async function createServices(
   const organizations = new Organizations(database.db, clock);
   const apiKeys = new ApiKeys(database.db, clock, cluster);
   const accounts = new Accounts(database.db, organizations, apiKeys, ledger);
-  const batches = new Batches(database.db, clock);
+  const batches = new Batches(database.db, clock, {
+    db: database.db,
+    files,
+    knownModel: (id) => catalogue.has(id),
+    lineHoldNanos: (organizationId, body) =>
+      completions.chatHoldNanos(
+        { organizationId, priceMultiplier: config.batches.price_multiplier },
+        body as ChatCompletionBody,
+      ),
+    balanceNanos: (organizationId) => ledger.balance(organizationId),
+  });
   batches.listen(() => cluster.announceBatchWork());
   return {
     config,
@@ -166,28 +199,49 @@ export async function createServices(
     ledger,
     ledgerHistory: new LedgerHistory(database.db),
     usage: new UsageReports(database.db),
+    costs: new CostReports(database.db),
+    signInLinks: new SignInLinks(database.db, clock, organizations, apiKeys),
     holds,
     cluster,
     catalogue,
     providers,
     rateLimiter: new RateLimiter(
-      rateLimitCounter(database),
+      windowCounter(database, RATE_LIMIT_WINDOW_SECONDS),
       clock,
       config.limits.requests_per_minute,
     ),
     completions,
     files,
     batches,
+    questions: new Questions(database.db, clock),
+    calibrations,
+    scores: new Scores(database.db),
     topups: payments
       ? new Topups({
           db: database.db,
           clock,
           ledger,
           accounts,
+          apiKeys,
           signer: payments.signer,
           rails: payments.rails,
           realm: new URL(config.server.public_url).host,
           challengeTtlSeconds: payments.config.challenge_ttl_seconds,
+          throttle: new CredentialThrottle(
+            windowCounter(database, CREDENTIAL_WINDOW_SECONDS),
+            clock,
+            payments.config.limits,
+          ),
+        })
+      : null,
+    reconciliation: payments
+      ? new Reconciliation({
+          db: database.db,
+          clock,
+          ledger,
+          accounts,
+          rails: payments.rails,
+          realm: new URL(config.server.public_url).host,
         })
       : null,
     close: () =>
@@ -206,9 +260,9 @@ export async function createServices(
  * PostgreSQL deployments may run many API processes, which must share one count; on SQLite a
  * single process serves the API and counts in memory.
  */
-function rateLimitCounter(database: DatabaseHandle): WindowCounter {
+function windowCounter(database: DatabaseHandle, windowSeconds: number): WindowCounter {
   return database.dialect === "postgres"
-    ? new DatabaseWindowCounter(database.db, RATE_LIMIT_WINDOW_SECONDS)
+    ? new DatabaseWindowCounter(database.db, windowSeconds)
     : new MemoryWindowCounter();
 }
 

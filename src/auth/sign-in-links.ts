@@ -12,6 +12,11 @@ export const DEFAULT_LINK_MINUTES = 15;
 export const MAX_LINK_MINUTES = 24 * 60;
 /** The name the dashboard's key carries in the organization's key list. */
 export const SIGN_IN_KEY_NAME = "dashboard sign-in";
+/**
+ * How long a sign-in's key works: a working day's session. Signing out revokes it sooner; keys
+ * of sessions never signed out stop on their own instead of piling up as live admin keys.
+ */
+export const SIGN_IN_SESSION_HOURS = 12;
 
 export interface SignInLink {
   organizationId: string;
@@ -85,6 +90,7 @@ export class SignInLinks {
       const key = await this.apiKeys.issue(link.organization_id, tx, {
         scope: "admin",
         name: SIGN_IN_KEY_NAME,
+        expiresAt: now + SIGN_IN_SESSION_HOURS * 3600,
       });
       await tx.query
         .updateTable("dashboard_links")

@@ -1,63 +1,16 @@
+import type { Static } from "@sinclair/typebox";
 import type { Selectable } from "kysely";
-import { nanosToUsd } from "../billing/money.js";
 import type { BatchesTable, BatchStatus } from "../db/schema.js";
+import { nanosToUsd } from "../util/money.js";
+import type {
+  BatchErrorSchema,
+  BatchListSchema,
+  BatchObjectSchema,
+} from "./batch-object-schema.js";
 
-/** Interface 2.15. */
-export interface BatchError {
-  code: string;
-  message: string;
-  param: string | null;
-  line: number | null;
-}
-
-export interface BatchCounts {
-  total: number;
-  completed: number;
-  failed: number;
-}
-
-export interface BatchUsage {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  input_tokens_details: { cached_tokens: number };
-  output_tokens_details: { reasoning_tokens: number };
-}
-
-export interface BatchObject {
-  id: string;
-  object: "batch";
-  endpoint: "/v1/chat/completions";
-  errors: { object: "list"; data: BatchError[] } | null;
-  input_file_id: string;
-  completion_window: "24h";
-  status: BatchStatus;
-  output_file_id: string | null;
-  error_file_id: string | null;
-  created_at: number;
-  in_progress_at: number | null;
-  expires_at: number;
-  finalizing_at: number | null;
-  completed_at: number | null;
-  failed_at: number | null;
-  expired_at: number | null;
-  cancelling_at: number | null;
-  cancelled_at: number | null;
-  request_counts: BatchCounts;
-  metadata: Record<string, string> | null;
-  model: string | null;
-  usage: BatchUsage;
-  /** Sibyl's extension: what the batch's lines have been charged so far, in dollars. */
-  cost_usd: number;
-}
-
-export interface BatchList {
-  object: "list";
-  data: BatchObject[];
-  first_id: string | null;
-  last_id: string | null;
-  has_more: boolean;
-}
+export type BatchError = Static<typeof BatchErrorSchema>;
+export type BatchObject = Static<typeof BatchObjectSchema>;
+export type BatchList = Static<typeof BatchListSchema>;
 
 export type BatchRow = Omit<
   Selectable<BatchesTable>,

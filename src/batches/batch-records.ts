@@ -90,21 +90,6 @@ export async function batchById(db: Db, id: string): Promise<BatchRow | undefine
   return db.query.selectFrom("batches").select(COLUMNS).where("id", "=", id).executeTakeFirst();
 }
 
-export async function batchSeq(
-  db: Db,
-  organizationId: string,
-  id: string,
-): Promise<number | undefined> {
-  if (!isWellFormedId(id)) return undefined;
-  const row = await db.query
-    .selectFrom("batches")
-    .select("seq")
-    .where("id", "=", id)
-    .where("organization_id", "=", organizationId)
-    .executeTakeFirst();
-  return row?.seq;
-}
-
 /** Newest first; `limit + 1` rows so the caller can tell whether more follow. */
 export async function listBatches(
   db: Db,

@@ -1,8 +1,10 @@
 import type { Db } from "../db/database.js";
+import { cursorSeq, listPage } from "../db/list-pages.js";
 import type { BatchStatus } from "../db/schema.js";
 import { notFound, ServiceError } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { isWellFormedId, newId } from "../util/ids.js";
+import { type AdmissionDeps, admitBatch } from "./batch-admission.js";
 import { BatchCosts } from "./batch-costs.js";
 import {
   type BatchList,
@@ -11,16 +13,9 @@ import {
   isTerminal,
   toBatchObject,
 } from "./batch-object.js";
-import {
-  batchSeq,
-  findBatch,
-  insertBatch,
-  listBatches,
-  tallyLines,
-  transition,
-} from "./batch-records.js";
+import { findBatch, insertBatch, listBatches, tallyLines, transition } from "./batch-records.js";
 
-/** Interface 2.14. */
+/** A batch to create, as `POST /v1/batches` receives it. */
 export interface BatchCreateInput {
   input_file_id: string;
   endpoint: string;
@@ -33,7 +28,7 @@ const COMPLETION_WINDOW_SECONDS = 24 * 3600;
 const CANCELLABLE: readonly BatchStatus[] = ["validating", "in_progress"];
 
 /**
- * The Batch API (interface 2.14, 2.15): creating, reading, listing and cancelling batches of one
+ * The Batch API: creating, reading, listing and cancelling batches of one
  * organization. The work itself is done by BatchWorker, which `listen` lets it hear about early.
  */
 export class Batches {
@@ -43,6 +38,8 @@ export class Batches {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** Reads the input file at creation to refuse a batch a line of which could not run. */
+    private readonly admission: AdmissionDeps | null = null,
   ) {
     this.costs = new BatchCosts(db);
   }
@@ -54,9 +51,10 @@ export class Batches {
   }
 
   /**
-   * Accepts the batch; its input file is read and checked asynchronously (status `validating`).
-   * Its lines spend under `apiKeyId`, the key that created it: they count against that key's
-   * spend limit and their usage is recorded under it.
+   * Accepts the batch unless a line of it could not run for want of credits (402) or of room
+   * under the key's spend limit (403); its input file is then checked asynchronously (status
+   * `validating`). Its lines spend under `apiKeyId`, the key that created it: they count against
+   * that key's spend limit and their usage is recorded under it.
    */
   async create(
     organizationId: string,
@@ -65,6 +63,9 @@ export class Batches {
   ): Promise<BatchObject> {
     if (!isWellFormedId(input.input_file_id)) {
       throw notFound("file", input.input_file_id, "input_file_id");
+    }
+    if (this.admission) {
+      await admitBatch(this.admission, organizationId, apiKeyId, input.input_file_id);
     }
     const createdAt = unixSeconds(this.clock);
     const id = newId("batch_");
@@ -95,19 +96,10 @@ export class Batches {
     organizationId: string,
     query: { after?: string | undefined; limit: number },
   ): Promise<BatchList> {
-    const beforeSeq = query.after
-      ? await batchSeq(this.db, organizationId, query.after)
-      : undefined;
-    if (query.after && beforeSeq === undefined) throw notFound("batch", query.after, "after");
+    const beforeSeq = await cursorSeq(this.db, "batches", organizationId, query.after);
     const rows = await listBatches(this.db, organizationId, beforeSeq, query.limit);
     const data = await this.present(organizationId, rows.slice(0, query.limit));
-    return {
-      object: "list",
-      data,
-      first_id: data[0]?.id ?? null,
-      last_id: data.at(-1)?.id ?? null,
-      has_more: rows.length > query.limit,
-    };
+    return listPage(data, rows.length > query.limit);
   }
 
   /**

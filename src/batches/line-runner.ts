@@ -1,3 +1,4 @@
+import { HoldNotOpen } from "../billing/ledger.js";
 import { isTransientDatabaseFailure } from "../cluster/database-outage.js";
 import type { ChatCompletionBody } from "../completions/schema.js";
 import type {
@@ -87,6 +88,7 @@ export async function runLine(
         priceMultiplier: deps.priceMultiplier,
         billingReference: hold.reference,
         signal: stopped,
+        requestId: line.requestId,
         recordWithCharge: async (tx, response) => {
           const recorded = await recordOutcome(
             tx,
@@ -102,6 +104,21 @@ export async function runLine(
     return;
   } catch (error) {
     if (error instanceof LineLost || stopped.aborted) return;
+    if (error instanceof HoldNotOpen) {
+      // The sweep took this process for dead and returned the line's hold while the line was
+      // still this attempt's: nothing was charged or recorded, so the line runs again.
+      deps.log.warn(
+        { batch: line.batchId, line: line.lineNumber, attempt: line.attempts },
+        "a batch line's hold was returned before its charge; the line runs again",
+      );
+      if (line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
+      return finishUncharged(
+        deps,
+        fence,
+        hold,
+        unanswered(deps.clock, attemptsExhausted(deps.maxAttempts)),
+      );
+    }
     const resolved = describeFailure(error);
     if (!resolved && isTransientDatabaseFailure(error)) {
       // Sibyl's own database failed, not the request, and nothing of this attempt was recorded:

@@ -42,6 +42,8 @@ export interface BatchWorkerDeps {
   /** Announces and hears batch work across processes, and says who sweeps expired leases. */
   cluster: Cluster;
   knownModel(id: string): boolean;
+  /** Credits payments that landed uncredited; null when the server takes no payments. */
+  reconciliation?: { reconcile(): Promise<{ credited: number; unclaimed: number }> } | null;
   log: WorkerLog;
 }
 
@@ -63,6 +65,8 @@ export interface BatchWorkerOptions {
   maxAttempts?: number;
   retryBaseMs?: number;
   fileSweepMs?: number;
+  /** How often one worker of the cluster reconciles payments. */
+  reconcileMs?: number;
 }
 
 interface InFlightLine extends ClaimedLine {
@@ -115,6 +119,10 @@ export class BatchWorker {
   /** Lease renewals still running, awaited on stop so no query outlives the worker. */
   private renewal: Promise<void> = Promise.resolve();
   private lastFileSweep = 0;
+  private readonly reconcileMs: number;
+  private lastReconciliation = Number.NEGATIVE_INFINITY;
+  /** The reconciliation running, apart from batch work: a long scan must not hold batches up. */
+  private reconciling: Promise<void> | null = null;
 
   constructor(
     private readonly deps: BatchWorkerDeps,
@@ -125,6 +133,7 @@ export class BatchWorker {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.retryBaseMs = options.retryBaseMs ?? 1_000;
     this.fileSweepMs = options.fileSweepMs ?? 60_000;
+    this.reconcileMs = options.reconcileMs ?? 60_000;
   }
 
   start(): void {
@@ -163,6 +172,7 @@ export class BatchWorker {
       await within(Promise.all(lines.map((line) => line.done)), WIND_DOWN_MS);
     }
     await within(Promise.all(this.jobs.values()), left());
+    await this.reconciling;
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.renewal;
   }
@@ -309,6 +319,7 @@ export class BatchWorker {
     this.runnable = runnable;
     if (runnable.length > 0) this.lineSlots.wake();
     await this.sweepFiles();
+    await this.reconcilePayments();
   }
 
   /** Keeps an in-progress batch moving; true while it still has lines to hand out. */
@@ -443,6 +454,30 @@ export class BatchWorker {
     if (!(await this.deps.cluster.leads("files"))) return;
     this.lastFileSweep = now;
     await this.deps.files.sweepExpired();
+  }
+
+  private async reconcilePayments(): Promise<void> {
+    const { reconciliation, clock, cluster, log } = this.deps;
+    const now = clock.now();
+    if (!reconciliation || this.reconciling || now - this.lastReconciliation < this.reconcileMs) {
+      return;
+    }
+    if (!(await cluster.leads("payment-reconciliation"))) return;
+    this.lastReconciliation = now;
+    this.reconciling = reconciliation
+      .reconcile()
+      .then(
+        (report) => {
+          // Each is a payment that landed and was not credited when it was presented.
+          if (report.credited + report.unclaimed > 0) {
+            log.warn({ report }, "reconciliation credited payments found uncredited");
+          }
+        },
+        (error: unknown) => log.error({ err: error }, "reconciling payments failed"),
+      )
+      .finally(() => {
+        this.reconciling = null;
+      });
   }
 }
 

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db, Statements } from "../db/database.js";
 import { ServiceError } from "../errors.js";
-import { nanosToUsd } from "./money.js";
+import { nanosToUsd } from "../util/money.js";
 
 /*
  * A key with a spend limit keeps `spent_nanos`: its settled charges plus its open holds. Holds
@@ -35,7 +35,21 @@ export async function keyRoom(tx: Db, keyId: string, holdNanos: number): Promise
   return row.spend_limit_nanos - row.spent_nanos + holdNanos;
 }
 
-/** The 402 of a request whose worst case would take its key past the key's spend limit. */
+/** What the key may still hold or spend; null when it has no limit. */
+export async function keyRoomLeft(db: Statements, keyId: string): Promise<number | null> {
+  const [row] = await db.rows<{ spend_limit_nanos: number | null; spent_nanos: number }>(sql`
+    select spend_limit_nanos, spent_nanos from api_keys where id = ${keyId}`);
+  if (!row || row.spend_limit_nanos === null) return null;
+  return Math.max(0, Number(row.spend_limit_nanos) - Number(row.spent_nanos));
+}
+
+/** The code of a refusal for the key's own spend limit. */
+export const KEY_SPEND_LIMIT_CODE = "key_spend_limit_reached";
+
+/**
+ * The 403 of a request whose worst case would take its key past the key's spend limit: no
+ * payment can lift that limit, so it is no 402 and offers no Payment challenge.
+ */
 export async function keySpendLimitReached(
   db: Statements,
   keyId: string,
@@ -46,10 +60,11 @@ export async function keySpendLimitReached(
   const limit = nanosToUsd(row?.spend_limit_nanos ?? 0);
   const spent = nanosToUsd(row?.spent_nanos ?? 0);
   return new ServiceError(
-    "insufficient_credits",
-    `This API key's spend limit of $${limit} would be exceeded: $${spent} is spent or held by ` +
+    "forbidden",
+    `This API key's spend limit of $${limit} is reached: $${spent} is spent or held by ` +
       `its requests and this one may cost up to $${nanosToUsd(requestNanos)}. ` +
-      "Ask an admin of the organization for a key with a higher limit.",
-    { code: "key_spend_limit_reached" },
+      "Paying or topping up will not help: the limit is the key's own, whatever the organization's balance. " +
+      "To go on, an admin of the organization raises it (POST /v1/organization/api_keys/{key_id} with a higher spend_limit_usd) or gives a key with room; or ask for less (a lower max_tokens).",
+    { code: KEY_SPEND_LIMIT_CODE },
   );
 }

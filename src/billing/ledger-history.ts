@@ -1,9 +1,11 @@
 import type { Db } from "../db/database.js";
 import type { LedgerKind } from "../db/schema.js";
-import { notFound } from "../errors.js";
+import { invalidRequest, notFound } from "../errors.js";
+import { LedgerEntryIds } from "./ledger-entry-ids.js";
 
 export interface LedgerEntryRecord {
-  id: number;
+  /** The public id: `le_` and the encrypted entry number (ledger-entry-ids.ts). */
+  id: string;
   kind: LedgerKind;
   amount_nanos: number;
   balance_after_nanos: number;
@@ -26,14 +28,16 @@ export interface LedgerPage {
 
 /** An organization's ledger entries (credits, charges, top-ups, refunds), newest first. */
 export class LedgerHistory {
-  constructor(private readonly db: Db) {}
+  private readonly ids: LedgerEntryIds;
+
+  constructor(private readonly db: Db) {
+    this.ids = new LedgerEntryIds(db);
+  }
 
   /** One page; `after` must name one of the organization's entries, else not found. */
   async page(organizationId: string, query: LedgerPageQuery): Promise<LedgerPage> {
-    const after = query.after === undefined ? undefined : entryNumber(query.after);
-    if (after === null || (after !== undefined && !(await this.owns(organizationId, after)))) {
-      throw notFound("ledger entry", query.after ?? "", "after");
-    }
+    const after =
+      query.after === undefined ? undefined : await this.afterNumber(organizationId, query.after);
     const rows = await this.db.query
       .selectFrom("ledger_entries")
       .select([
@@ -51,7 +55,29 @@ export class LedgerHistory {
       .orderBy("id", "desc")
       .limit(query.limit + 1)
       .execute();
-    return { entries: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    const shown = rows.slice(0, query.limit);
+    const publicIds = await this.ids.publicIds(shown.map((row) => row.id));
+    return {
+      entries: shown.map((row, index) => ({ ...row, id: publicIds[index] as string })),
+      hasMore: rows.length > query.limit,
+    };
+  }
+
+  /** The entry number an `after` cursor names, if the entry is the organization's own. */
+  private async afterNumber(organizationId: string, after: string): Promise<number> {
+    const parsed = await this.ids.parse(after);
+    if (parsed.kind === "numbered") {
+      throw invalidRequest(
+        `'${after}' is a ledger entry id of a retired form: entries now have other ids. ` +
+          "Page from the start of /v1/organization/ledger and pass the last_id it returns.",
+        "ledger_cursor_retired",
+        "after",
+      );
+    }
+    if (parsed.kind === "entry" && (await this.owns(organizationId, parsed.number))) {
+      return parsed.number;
+    }
+    throw notFound("ledger entry", after, "after");
   }
 
   private async owns(organizationId: string, id: number): Promise<boolean> {
@@ -63,19 +89,4 @@ export class LedgerHistory {
       .executeTakeFirst();
     return row !== undefined;
   }
-}
-
-const ENTRY_PREFIX = "le_";
-
-/** Entry ids on the wire: `le_` and the entry's number. */
-export function publicEntryId(id: number): string {
-  return `${ENTRY_PREFIX}${id}`;
-}
-
-/** The entry number of a public id; null for text that names no entry. */
-export function entryNumber(publicId: string): number | null {
-  const match = /^le_([1-9][0-9]{0,15})$/.exec(publicId);
-  if (!match) return null;
-  const id = Number(match[1]);
-  return Number.isSafeInteger(id) ? id : null;
 }

@@ -31,6 +31,19 @@ export interface SettleDetails extends EntryDetails {
   items?: ChargeItem[];
   /** Recorded with the charge for the usage reports; nothing is recorded without it. */
   usage?: UsageDetails;
+  /**
+   * The settlement shares a transaction with the work's recorded result: a hold that is no
+   * longer open (returned by the sweep of a process thought dead, or charged already) throws
+   * HoldNotOpen instead of charging nothing, so the result is not recorded uncharged.
+   */
+  whileHeld?: boolean;
+}
+
+/** The hold was returned or charged before this settlement: nothing was charged. */
+export class HoldNotOpen extends Error {
+  constructor(reservationId: string) {
+    super(`hold ${reservationId} is no longer open`);
+  }
 }
 
 export interface ChargeItem {

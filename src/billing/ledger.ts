@@ -12,6 +12,7 @@ import {
   allocateCharge,
   type ChargeItem,
   type EntryDetails,
+  HoldNotOpen,
   type Reservation,
   type SettleDetails,
   type Settlement,
@@ -30,7 +31,7 @@ export type {
   SettleDetails,
   Settlement,
 } from "./ledger-types.js";
-export { allocateCharge } from "./ledger-types.js";
+export { allocateCharge, HoldNotOpen } from "./ledger-types.js";
 
 export interface HeldReservation extends Reservation {
   reference: string | null;
@@ -137,14 +138,15 @@ export class Ledger {
         : db.dialect === "postgres"
           ? await db.changes(holdWithReservation(hold, !db.inTransaction))
           : await db.transaction((tx) => holdStepByStep(tx, hold));
-    if (held === 0) throw insufficientCredits();
+    if (held === 0) throw insufficientCredits(maxNanos);
     return { id: hold.reservationId, organizationId, amountNanos: maxNanos, spendKeyId };
   }
 
   /**
    * Charges the real cost and returns the rest of the hold. A cost above the hold (an estimate
    * that fell short) is charged only as far as the balance reaches, never below zero. Settling
-   * twice charges once; settling a released hold charges nothing.
+   * twice charges once; settling a released hold charges nothing (or throws HoldNotOpen, see
+   * `whileHeld`).
    */
   async settle(
     reservation: Reservation,
@@ -174,12 +176,7 @@ export class Ledger {
         items,
         details.usage,
       );
-      if (outcome === "not claimed") {
-        return {
-          chargedNanos: 0,
-          balanceNanos: await this.balance(reservation.organizationId, db),
-        };
-      }
+      if (outcome === "not claimed") return this.chargedNothing(db, reservation, details, false);
       if (outcome === "not covered") throw new Error("a cost within its hold was not covered");
       return outcome;
     }
@@ -188,7 +185,7 @@ export class Ledger {
         // The reference is claimed only for a hold that is still open: a released hold must not
         // use up the one charge its work may make.
         if (!(await this.lockIfHeld(tx, reservation))) {
-          return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
+          return this.chargedNothing(tx, reservation, details, true);
         }
         const first = await claimOnce(
           tx,
@@ -198,7 +195,7 @@ export class Ledger {
         );
         if (!first) {
           await this.releaseIn(tx, reservation);
-          return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
+          return this.chargedNothing(tx, reservation, details, true);
         }
       }
       const charge = await this.withinKeyLimit(tx, reservation, actualNanos, items);
@@ -212,9 +209,7 @@ export class Ledger {
           charge.items,
           details.usage,
         ));
-      if (!settlement) {
-        return { chargedNanos: 0, balanceNanos: await this.lockedBalance(tx, reservation) };
-      }
+      if (!settlement) return this.chargedNothing(tx, reservation, details, true);
       if (reservation.spendKeyId) {
         await tx.changes(
           moveKeySpend(reservation.spendKeyId, settlement.chargedNanos - reservation.amountNanos),
@@ -222,6 +217,25 @@ export class Ledger {
       }
       return settlement;
     });
+  }
+
+  /**
+   * A settlement that charged nothing (the hold was already settled or released, or its one
+   * charge already made). Work that records its result in the same transaction (`whileHeld`)
+   * must not record it, so for that it throws instead. `locked`: inside a transaction, whose
+   * lock the balance is read under.
+   */
+  private async chargedNothing(
+    db: Db,
+    reservation: Reservation,
+    details: SettleDetails,
+    locked: boolean,
+  ): Promise<Settlement> {
+    if (details.whileHeld) throw new HoldNotOpen(reservation.id);
+    const balanceNanos = locked
+      ? await this.lockedBalance(db, reservation)
+      : await this.balance(reservation.organizationId, db);
+    return { chargedNanos: 0, balanceNanos };
   }
 
   /**
@@ -655,7 +669,7 @@ async function holdForKey(tx: Db, hold: HoldValues, keyId: string): Promise<numb
     tx.dialect === "postgres"
       ? await tx.changes(holdWithReservation(hold))
       : await holdStepByStep(tx, hold);
-  if (held === 0) throw insufficientCredits();
+  if (held === 0) throw insufficientCredits(hold.maxNanos);
   return held;
 }
 

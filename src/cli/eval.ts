@@ -1,30 +1,17 @@
 import path from "node:path";
 import type { Config } from "../config/index.js";
 import { BacktestError } from "../evaluation/errors.js";
+import {
+  isLeaderboard,
+  LEADERBOARDS,
+  type ReferenceOptions,
+} from "../evaluation/forecastbench/reference-models.js";
 import { runBacktest } from "../evaluation/run/backtest.js";
 import { MAX_SAMPLES } from "../evaluation/run/batch-lines.js";
 import { reportAgain } from "../evaluation/run/report.js";
 import type { Summary } from "../evaluation/summary.js";
 import { AGGREGATES, type Aggregate } from "../evaluation/types.js";
-import { type CliIo, type CliValues, UsageError } from "./run.js";
-
-/** Options of `sibyl eval`, merged into the CLI's option table. */
-export const EVAL_OPTIONS = {
-  questions: { type: "string" },
-  resolutions: { type: "string" },
-  model: { type: "string", multiple: true },
-  "base-url": { type: "string" },
-  "api-key": { type: "string" },
-  research: { type: "boolean" },
-  samples: { type: "string" },
-  aggregate: { type: "string" },
-  limit: { type: "string" },
-  out: { type: "string" },
-  organization: { type: "string" },
-  "knowledge-cutoff": { type: "string", multiple: true },
-  "poll-interval": { type: "string" },
-  "no-upload": { type: "boolean" },
-} as const;
+import { type CliIo, type CliValues, UsageError } from "./command.js";
 
 const DEFAULT_ORGANIZATION = "Sibyl";
 
@@ -68,6 +55,9 @@ async function run(values: CliValues, config: Config, io: CliIo): Promise<number
     samples: integer(values.samples, "--samples", 1, MAX_SAMPLES) ?? 1,
     aggregate: aggregateOf(values.aggregate),
     limit: integer(values.limit, "--limit", 1, Number.MAX_SAFE_INTEGER),
+    seed: integer(values.seed, "--seed", 0, 2 ** 32 - 1) ?? 0,
+    calibrate: values.calibrate === true,
+    reference: referenceOf(values),
     outDir,
     pollMs: seconds(values["poll-interval"]) ?? 2000,
     organization: values.organization ?? DEFAULT_ORGANIZATION,
@@ -89,7 +79,28 @@ async function reportOf(values: CliValues): Promise<Summary> {
     resolutionsFile: values.resolutions ?? null,
     aggregate: aggregateOf(values.aggregate),
     organization: values.organization ?? DEFAULT_ORGANIZATION,
+    reference: referenceOf(values),
+    calibrate: values.calibrate === true,
   });
+}
+
+/** `--reference DIR [--reference-models FILE] [--leaderboard tournament|baseline]`. */
+function referenceOf(values: CliValues): ReferenceOptions | null {
+  const leaderboard = values.leaderboard ?? "tournament";
+  if (!isLeaderboard(leaderboard)) {
+    throw new UsageError(`--leaderboard must be one of ${LEADERBOARDS.join(", ")}`);
+  }
+  if (values.reference === undefined) {
+    if (values["reference-models"] !== undefined || values.leaderboard !== undefined) {
+      throw new UsageError("--reference-models and --leaderboard need --reference DIR");
+    }
+    return null;
+  }
+  return {
+    dir: values.reference,
+    modelsFile: values["reference-models"] ?? null,
+    leaderboard,
+  };
 }
 
 /** Where a run's outputs went: its folder, and the summary's file on the server if uploaded. */
@@ -98,7 +109,10 @@ interface RunOutputs {
   evaluationFileId: string | null;
 }
 
-/** One JSON line on stdout; a failed leak check or requests refused for credits exit with 1. */
+/**
+ * One JSON line on stdout: per model ForecastBench's figures beside the pooled ones and both
+ * parse rates. A failed leak check or requests refused for credits exit with 1.
+ */
 function report(summary: Summary, io: CliIo, outputs?: RunOutputs): number {
   for (const warning of summary.warnings) io.stderr(`eval: warning: ${warning}`);
   io.stdout(
@@ -111,14 +125,40 @@ function report(summary: Summary, io: CliIo, outputs?: RunOutputs): number {
         Object.entries(summary.models).map(([model, scores]) => [
           model,
           {
-            brier: scores.brier,
+            pooled_brier: scores.pooled_brier,
             log_score: scores.log_score,
-            n: scores.n,
+            n_binary: scores.n,
+            ...(scores.multiple_choice ? { n_multiple_choice: scores.multiple_choice.n } : {}),
+            ...(scores.continuous ? { n_continuous: scores.continuous.n } : {}),
+            raw_parse_rate: scores.raw_parse_rate,
             parse_rate: scores.parse_rate,
+            re_asked: scores.re_asked,
+            ...(scores.forecastbench
+              ? {
+                  forecastbench: {
+                    dataset: scores.forecastbench.dataset,
+                    market: scores.forecastbench.market,
+                    overall: scores.forecastbench.overall,
+                    difficulty_adjusted: scores.forecastbench.difficulty_adjusted,
+                    imputed_pct: scores.forecastbench.imputation.overall_pct,
+                    over_imputation_cutoff: scores.forecastbench.imputation.over_cutoff,
+                  },
+                }
+              : {}),
           },
         ]),
       ),
-      baselines: summary.baselines,
+      baselines: Object.fromEntries(
+        Object.entries(summary.baselines).map(([name, scores]) => [
+          name,
+          {
+            pooled_brier: scores.pooled_brier,
+            n_binary: scores.n,
+            ...(scores.forecastbench ? { forecastbench: scores.forecastbench } : {}),
+          },
+        ]),
+      ),
+      imputation_rule: summary.imputation_rule,
     }),
   );
   const refused = Object.values(summary.models).some(

@@ -6,16 +6,25 @@ import { migrateToLatest } from "../db/migrate.js";
 import { ArchiveStore } from "../research/archive/archive-store.js";
 import { importArticleFile } from "../research/archive/import-file.js";
 import { systemClock } from "../util/clock.js";
-import { type CliIo, UsageError } from "./run.js";
+import { type CliIo, UsageError } from "./command.js";
 
 /**
- * `sibyl news import FILE`: fills the news archive from a JSON Lines file. Rejected lines and
- * progress go to stderr; stdout gets one JSON summary.
+ * `sibyl news import FILE [--first-seen-from-published]`: fills the news archive from a JSON
+ * Lines file or an RSS, Atom or RDF document. Entries without a first-seen time count as first
+ * seen now, or with the flag at their published date. Rejected entries and progress go to stderr; stdout
+ * gets one JSON summary. Exits 1 when nothing was imported and something was rejected.
  */
-export async function newsCommand(args: string[], config: Config, io: CliIo): Promise<number> {
+export async function newsCommand(
+  args: string[],
+  options: { fromPublished: boolean },
+  config: Config,
+  io: CliIo,
+): Promise<number> {
   const [action, file, ...extra] = args;
   if (action !== "import") throw new UsageError(`unknown command "news ${args.join(" ")}"`);
-  if (!file) throw new UsageError("news import needs a FILE (JSON Lines, one article a line)");
+  if (!file) {
+    throw new UsageError("news import needs a FILE (JSON Lines, or an RSS, Atom or RDF feed)");
+  }
   if (extra.length > 0) throw new UsageError(`news import takes one FILE, got: ${args.join(" ")}`);
 
   const unreadable = await whyUnreadable(file);
@@ -27,7 +36,12 @@ export async function newsCommand(args: string[], config: Config, io: CliIo): Pr
   const handle = connectDatabase(config.database.url);
   try {
     await migrateToLatest(handle);
-    const summary = await importArticleFile(file, new ArchiveStore(handle.db, systemClock), {
+    const dating = {
+      importedAt: systemClock.now(),
+      firstSeen: options.fromPublished ? ("published" as const) : ("imported" as const),
+    };
+    const store = new ArchiveStore(handle.db, systemClock);
+    const summary = await importArticleFile(file, store, dating, {
       rejected: (line, reason) => io.stderr(`${file}:${line}: ${reason}`),
       progress: (progress) =>
         io.stderr(
@@ -35,7 +49,7 @@ export async function newsCommand(args: string[], config: Config, io: CliIo): Pr
         ),
     });
     io.stdout(JSON.stringify(summary));
-    return 0;
+    return summary.imported === 0 && summary.rejected > 0 ? 1 : 0;
   } finally {
     await handle.close();
   }

@@ -4,7 +4,7 @@ import { loadTokenizer } from "../inference/tokens.js";
 import { jsonLinesFeedLog, startFeedWatcher } from "../research/feeds/feed-watcher.js";
 import { createServices, type Services } from "../services.js";
 import { closeServices } from "./close-services.js";
-import type { CliIo } from "./run.js";
+import type { CliIo, Command } from "./command.js";
 
 /**
  * Announcements wake workers at once; with several processes on PostgreSQL they come by NOTIFY,
@@ -27,6 +27,7 @@ export function createBatchWorker(
       clock: services.clock,
       cluster: services.cluster,
       knownModel: (id) => services.catalogue.has(id),
+      reconciliation: services.reconciliation,
       log,
     },
     {
@@ -63,11 +64,22 @@ export function stderrLog(io: CliIo): WorkerLog {
   return { error: write("error"), warn: write("warn") };
 }
 
+export const WORKER: Command = {
+  words: ["worker"],
+  summary: "run the batch worker only (and the news feed watcher)",
+  details: "Scale batches out with several workers next to `sibyl serve --no-worker`.",
+  flags: [],
+  examples: ["sibyl worker --config /etc/sibyl/sibyl.yaml"],
+  usesDatabase: true,
+  runsUntilStopped: true,
+  run: ({ config, io, started }) => runWorker(config, io, started),
+};
+
 /**
  * `sibyl worker`: runs batches until SIGTERM/SIGINT, then lets running lines finish for up to
  * `shutdown.grace_seconds` and hands the rest back to the queue for other workers.
  */
-export async function runWorker(config: Config, io: CliIo): Promise<number> {
+export async function runWorker(config: Config, io: CliIo, started?: () => void): Promise<number> {
   const services = await createServices(config);
   const log = stderrLog(io);
   await services.holds.start("worker", log);
@@ -85,6 +97,7 @@ export async function runWorker(config: Config, io: CliIo): Promise<number> {
   });
   const note = (msg: string) =>
     io.stderr(JSON.stringify({ level: "info", time: Date.now(), msg, worker: running.worker.id }));
+  started?.();
   note("worker started");
   await signalled;
   note("worker stopping");

@@ -30,7 +30,7 @@ export interface KeyChangeWatcher {
   followVersion(version: () => number): void;
 }
 
-export type ClusterDuty = "files" | "batch-leases";
+export type ClusterDuty = "files" | "batch-leases" | "payment-reconciliation";
 
 /** One process on its own: announcements stay in the process, and it leads every duty. */
 export class LocalCluster implements Cluster {

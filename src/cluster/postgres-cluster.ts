@@ -1,5 +1,6 @@
 import { sql } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { postgresDriver } from "../db/connect.js";
 import type { Db } from "../db/database.js";
 import { KEY_CHANGES_CHANNEL } from "../db/migrations/0010_key_change_notices.js";
 import type { Cluster, ClusterDuty, KeyChangeWatcher } from "./cluster.js";
@@ -114,7 +115,7 @@ export class PostgresCluster implements Cluster {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({
+    const client = new (postgresDriver().Client)({
       ...this.options.client,
       application_name: CLUSTER_APPLICATION_NAME,
     });

@@ -1,24 +1,27 @@
 import type { Config } from "../config/index.js";
 import { BASELINE_MODEL_ID } from "../config/index.js";
 import {
-  baselineForecast,
-  baselineProse,
+  baselineStatement,
   classificationMessages,
   classifyByRules,
-  extractAnswer,
+  type ForecastAnswer,
   formatAnswerTag,
   formatOptionsTag,
   guidanceFor,
   parseAnswerType,
   parseClassification,
   parseOptions,
+  type Reading,
+  readAnswer,
   repairPrompt,
 } from "../forecast/index.js";
 import { ANSWER_TYPES, type AnswerType, type OptionMap } from "../forecast/types.js";
 import type { ForecastHint } from "../inference/provider.js";
 import type { ProviderRegistry } from "../inference/registry.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
+import type { CalibrationReport } from "./calibration-step.js";
 import { answerWindow, questionWindow } from "./text-windows.js";
+import type { ForecastReading } from "./types.js";
 
 /** What the caller asked to get back in answer tags, settled before the model runs. */
 export interface ForecastPlan {
@@ -112,23 +115,60 @@ export function repairMessage(plan: ForecastPlan): string {
 
 export type AnswerOutcome = "extracted" | "repaired" | "failed";
 
-/** Reads the forecast out of a reply; the text to append (tags) or null when none was found. */
-export function answerSuffix(plan: ForecastPlan, reply: string): string | null {
-  const answer = extractAnswer(plan.type, answerWindow(reply), plan.options, plan.question);
-  if (!answer) return null;
+/** Reads the forecast out of a reply, with the rule that read it (or found none). */
+export function readReply(plan: ForecastPlan, reply: string): Reading {
+  return readAnswer(plan.type, answerWindow(reply), plan.options, plan.question);
+}
+
+/** The text appended to a reply for its answer: the tags. */
+export function answerTags(plan: ForecastPlan, answer: ForecastAnswer): string {
   const options = plan.withOptionsTag && plan.options ? formatOptionsTag(plan.options) : "";
   return `\n\n${options}${formatAnswerTag(answer)}`;
 }
 
+/** Reads the forecast out of a reply; the text to append (tags) or null when none was found. */
+export function answerSuffix(plan: ForecastPlan, reply: string): string | null {
+  const { answer } = readReply(plan, reply);
+  return answer ? answerTags(plan, answer) : null;
+}
+
+/** How one reply's answer was read: directly, after a repair, or not at all. */
+export interface AnswerReading {
+  outcome: AnswerOutcome;
+  /** The rule that read the reply's answer, or found it states none. */
+  rule: string;
+  /** The rule that read the repair's answer, when a repair ran. */
+  repairRule: string | null;
+  /** What the request's calibration did to the answer, when it set one. */
+  calibration?: CalibrationReport | null;
+}
+
+/** The choice's `forecast` extension: the rule that produced its answer, or found none. */
+export function forecastReading(plan: ForecastPlan, reading: AnswerReading): ForecastReading {
+  return {
+    answer_type: plan.type,
+    answer_status: reading.outcome,
+    read_by: reading.repairRule ?? reading.rule,
+    ...(reading.calibration ? { calibration: reading.calibration } : {}),
+  };
+}
+
 export function countAnswer(
   metrics: ServiceMetrics,
+  model: string,
   plan: ForecastPlan,
-  outcome: AnswerOutcome,
+  reading: AnswerReading,
 ): void {
-  metrics.answers.inc({ answer_type: plan.type, outcome });
+  metrics.recordAnswer({
+    model,
+    answer_type: plan.type,
+    outcome: reading.outcome,
+    rule: reading.rule,
+    repair_rule: reading.repairRule,
+  });
 }
 
 /** The built-in baseline's forecast sentence: the null-model answer, stated so it parses back. */
 export function describeBaselineForecast(hint: ForecastHint): string {
-  return baselineProse(baselineForecast(hint.answerType, hint.question, hint.options ?? null));
+  return baselineStatement(hint.answerType, hint.question, hint.options ?? null);
 }

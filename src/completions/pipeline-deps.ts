@@ -7,6 +7,8 @@ import type { ModelCatalogue } from "../models/catalogue.js";
 import type { ServiceMetrics } from "../observability/metrics.js";
 import type { Research } from "../research/research.js";
 import type { Clock } from "../util/clock.js";
+import type { CalibrationLookup } from "./calibration-step.js";
+import type { ForecastLog } from "./forecast-log.js";
 import type { QuestionClassifier } from "./forecast-step.js";
 
 export interface PipelineDeps {
@@ -20,4 +22,8 @@ export interface PipelineDeps {
   classifier: QuestionClassifier;
   research: Research;
   metrics: ServiceMetrics;
+  /** Records the forecasts of requests that name a `question_id`. */
+  forecasts?: ForecastLog;
+  /** Finds the calibration maps requests name in `calibration`. */
+  calibrations?: CalibrationLookup;
 }

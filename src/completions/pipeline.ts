@@ -1,11 +1,15 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Reservation } from "../billing/ledger.js";
+import { ServiceError } from "../errors.js";
 import type { InferenceResult, ProviderChoice } from "../inference/provider.js";
+import { explainRefusedHold } from "./affordable.js";
 import { annotationsOf } from "./annotations.js";
 import { ensembleStreamUnsupported } from "./ensemble/request.js";
 import { ensembleResponse } from "./ensemble/response.js";
 import { sampleEnsemble } from "./ensemble/samples.js";
-import { type AnswerOutcome, countAnswer } from "./forecast-step.js";
+import { openAIFinishReason } from "./finish-reason.js";
+import { forecastEntry, recordChargedForecast } from "./forecast-entry.js";
+import { type AnswerOutcome, countAnswer, forecastReading } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import {
   type CompletionPlan,
@@ -15,7 +19,9 @@ import {
   planText,
   prepareCompletion,
 } from "./plan.js";
+import { billFor, settleDetails, usageObject } from "./pricing/bill.js";
 import { answerReply } from "./repair.js";
+import { researchReport } from "./research-report.js";
 import type { ChatCompletionBody, CompletionBody } from "./schema.js";
 import { streamCompletion } from "./stream.js";
 import type {
@@ -23,18 +29,12 @@ import type {
   ChatCompletionResponse,
   CompletionCaller,
   CompletionService,
+  ForecastReading,
   TextCompletionChunk,
   TextCompletionResponse,
   Usage,
 } from "./types.js";
-import {
-  billFor,
-  chargeItems,
-  countedUsage,
-  UsageTally,
-  usageDetails,
-  usageObject,
-} from "./usage.js";
+import { countedUsage, UsageTally } from "./usage.js";
 
 interface FinishedChoice extends ProviderChoice {
   /** The reply with its answer tags. */
@@ -43,6 +43,7 @@ interface FinishedChoice extends ProviderChoice {
   reply: string;
   tags: string;
   outcome: AnswerOutcome | null;
+  forecast: ForecastReading | null;
 }
 
 type Respond<R> = (plan: PreparedCompletion, choices: FinishedChoice[], usage: Usage) => R;
@@ -63,6 +64,19 @@ export class CompletionPipeline implements CompletionService {
     return this.run(caller, planText(this.deps, caller, body), textResponse);
   }
 
+  /**
+   * What a chat request would hold (its worst case), without holding it; 0 for a request refused
+   * before its hold.
+   */
+  chatHoldNanos(caller: CompletionCaller, body: ChatCompletionBody): number {
+    try {
+      return planChat(this.deps, caller, body).maxCostNanos;
+    } catch (error) {
+      if (error instanceof ServiceError) return 0;
+      throw error;
+    }
+  }
+
   async streamChat(
     caller: CompletionCaller,
     body: ChatCompletionBody,
@@ -80,8 +94,36 @@ export class CompletionPipeline implements CompletionService {
     return streamCompletion(this.deps, caller, plan, await this.reserve(caller, plan), "text");
   }
 
-  private reserve(caller: CompletionCaller, plan: CompletionPlan): Promise<Reservation> {
+  /** Holds the plan's worst case; a refusal says what would fit. */
+  private async reserve(caller: CompletionCaller, plan: CompletionPlan): Promise<Reservation> {
+    const { forecasts } = this.deps;
+    if (plan.question && plan.forecastRequest && forecasts) {
+      await forecasts.admit(
+        caller.organizationId,
+        plan.question.id,
+        plan.forecastRequest.requested,
+      );
+    }
     const spendKeyId = caller.apiKey?.spendLimited ? caller.apiKey.id : null;
+    try {
+      return await this.hold(caller, plan, spendKeyId);
+    } catch (error) {
+      const { ledger, database } = this.deps;
+      throw await explainRefusedHold(
+        database,
+        plan,
+        () => ledger.balance(caller.organizationId),
+        spendKeyId,
+        error,
+      );
+    }
+  }
+
+  private hold(
+    caller: CompletionCaller,
+    plan: CompletionPlan,
+    spendKeyId: string | null,
+  ): Promise<Reservation> {
     // A batch line's charge is recorded with its result, and a key's limit is kept in the
     // database: both hold from the balance. Everything else holds from the process's lease.
     if (caller.billingReference === undefined && spendKeyId === null) {
@@ -107,7 +149,7 @@ export class CompletionPipeline implements CompletionService {
   ): Promise<R> {
     const hold = await this.reserve(caller, plan);
     try {
-      const prepared = await prepareCompletion(this.deps, plan, caller.signal);
+      const prepared = await prepareCompletion(this.deps, caller, plan, caller.signal);
       const { choices, tally } = prepared.ensemble
         ? await sampleEnsemble(prepared, prepared.ensemble, caller.signal, (result) =>
             this.answer(caller, prepared, result),
@@ -141,7 +183,7 @@ export class CompletionPipeline implements CompletionService {
         ? await answerReply(prepared, promptIndex, choice.text, caller.signal)
         : null;
       if (answered && prepared.forecast) {
-        countAnswer(this.deps.metrics, prepared.forecast, answered.outcome);
+        countAnswer(this.deps.metrics, prepared.model, prepared.forecast, answered);
         if (answered.repairUsage) tally.add(answered.repairUsage);
       }
       const tags = answered?.suffix ?? "";
@@ -150,6 +192,8 @@ export class CompletionPipeline implements CompletionService {
         reply: choice.text,
         tags,
         outcome: answered?.outcome ?? null,
+        forecast:
+          answered && prepared.forecast ? forecastReading(prepared.forecast, answered) : null,
         ...choice,
         text: choice.text + tags,
       });
@@ -167,28 +211,46 @@ export class CompletionPipeline implements CompletionService {
     respond: Respond<R>,
   ): Promise<R> {
     const bill = billFor(prepared, tally);
-    const details = {
-      reference: prepared.billingReference,
-      once: prepared.chargeOnce,
-      items: chargeItems(prepared, bill),
-      usage: usageDetails(caller, prepared, bill),
-    };
+    const details = settleDetails(caller, prepared, bill);
     const record = caller.recordWithCharge;
+    const { forecasts } = this.deps;
     if (!record) {
       const settlement = await this.deps.ledger.settle(hold, bill.totalNanos, details);
-      return respond(prepared, choices, usageObject(prepared, bill, settlement.chargedNanos));
+      const response = respond(
+        prepared,
+        choices,
+        usageObject(prepared, bill, settlement.chargedNanos),
+      );
+      const reply = firstReply(response);
+      await recordChargedForecast(forecasts, caller, prepared, reply, settlement.chargedNanos);
+      return response;
     }
     return this.deps.database.transaction(async (tx) => {
-      const settlement = await this.deps.ledger.settle(hold, bill.totalNanos, details, tx);
+      const settlement = await this.deps.ledger.settle(
+        hold,
+        bill.totalNanos,
+        { whileHeld: true, ...details },
+        tx,
+      );
       const response = respond(
         prepared,
         choices,
         usageObject(prepared, bill, settlement.chargedNanos),
       );
       await record(tx, response);
+      const entry =
+        forecasts && forecastEntry(caller, prepared, firstReply(response), settlement.chargedNanos);
+      if (entry) await forecasts.record(tx, entry);
       return response;
     });
   }
+}
+
+/** The reply whose answer tag a recorded forecast reads: the first choice's. */
+function firstReply(response: ChatCompletionResponse | TextCompletionResponse): string | undefined {
+  const choice = response.choices[0];
+  if (!choice) return undefined;
+  return "message" in choice ? choice.message.content : choice.text;
 }
 
 function chatResponse(
@@ -202,23 +264,30 @@ function chatResponse(
     );
     return ensembleResponse(plan, plan.ensemble, plan.forecast.type, samples, usage);
   }
-  const annotations = annotationsOf(plan);
+  const research = researchReport(plan);
   return {
     id: plan.id,
     object: "chat.completion",
     created: plan.created,
     model: plan.model,
-    choices: choices.map((choice) => ({
-      index: choice.index,
-      message: {
-        role: "assistant",
-        content: choice.text,
-        thinking: choice.thinking,
-        ...(annotations ? { annotations } : {}),
-      },
-      finish_reason: choice.finishReason,
-    })),
+    choices: choices.map((choice) => {
+      const annotations = annotationsOf(plan, choice.text);
+      return {
+        index: choice.index,
+        message: {
+          role: "assistant",
+          content: choice.text,
+          refusal: null,
+          thinking: choice.thinking,
+          ...(annotations ? { annotations } : {}),
+        },
+        logprobs: null,
+        finish_reason: openAIFinishReason(choice.finishReason, "chat"),
+        ...(choice.forecast ? { forecast: choice.forecast } : {}),
+      };
+    }),
     usage,
+    ...(research ? { research } : {}),
   };
 }
 
@@ -235,7 +304,9 @@ function textResponse(
     choices: choices.map((choice) => ({
       index: choice.index,
       text: choice.text,
-      finish_reason: choice.finishReason,
+      logprobs: null,
+      finish_reason: openAIFinishReason(choice.finishReason, "text"),
+      ...(choice.forecast ? { forecast: choice.forecast } : {}),
     })),
     usage,
   };

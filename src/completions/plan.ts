@@ -1,4 +1,3 @@
-import { usdToNanos } from "../billing/money.js";
 import { invalidRequest } from "../errors.js";
 import { guidanceFor, questionText } from "../forecast/index.js";
 import type {
@@ -14,8 +13,9 @@ import { researchQuery } from "../research/query.js";
 import type { ResearchOutcome } from "../research/research.js";
 import { unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
+import { usdToNanos } from "../util/money.js";
 import { asOfInstruction, resolveAsOf } from "./as-of-date.js";
-import { inferenceCostNanos, scaleCost } from "./cost.js";
+import type { CalibrationChoice } from "./calibration-step.js";
 import { type EnsembleSpec, ensembleAnswerType, ensembleRequest } from "./ensemble/request.js";
 import {
   type ForecastPlan,
@@ -26,7 +26,7 @@ import {
   resolveForecast,
 } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
-import { REPAIR_INSTRUCTION_TOKENS, REPAIR_MAX_TOKENS } from "./repair-limits.js";
+import { researchFeesNanos, type WorstCase, worstCaseNanos } from "./pricing/worst-case.js";
 import { requestedSources } from "./research-request.js";
 import { type ChatCompletionBody, type CompletionBody, MAX_CHOICES } from "./schema.js";
 import type { CompletionCaller } from "./types.js";
@@ -79,8 +79,14 @@ export interface CompletionPlan {
   multiplier: number;
   /** The classification fee, when the request asks for `auto`. */
   classificationNanos: number;
+  /** What the hold is made of, but for the completion tokens per choice. */
+  worst: WorstCase;
   maxCostNanos: number;
   includeUsageInStream: boolean;
+  /** The question a `question_id` names: the forecast is recorded for it once charged. */
+  question: { id: string; predictionDate: number } | null;
+  /** The request's `calibration`: `auto` or a calibration id. */
+  calibrationRequested: string | null;
 }
 
 /**
@@ -91,6 +97,8 @@ export interface PreparedCompletion extends CompletionPlan {
   forecast: ForecastPlan | null;
   researchOutcome: ResearchOutcome | null;
   input: InferenceInput;
+  /** The map the answers go through, when the request set `calibration`. */
+  calibration: CalibrationChoice | null;
 }
 
 type CommonBody = ChatCompletionBody | CompletionBody;
@@ -101,9 +109,13 @@ type CommonBody = ChatCompletionBody | CompletionBody;
  */
 export async function prepareCompletion(
   deps: PipelineDeps,
+  caller: CompletionCaller,
   plan: CompletionPlan,
   signal: AbortSignal | undefined,
 ): Promise<PreparedCompletion> {
+  // Looked up before the paid work: an unknown calibration fails the request with nothing spent.
+  const calibration =
+    plan.calibrationRequested === null ? null : await lookUpCalibration(deps, caller, plan);
   const research = plan.research;
   // A request with neither (most of them) does not wait a turn for nothing.
   const [forecast, researchOutcome] =
@@ -124,6 +136,7 @@ export async function prepareCompletion(
   return {
     forecast,
     researchOutcome,
+    calibration,
     ...plan,
     // The hold counted the whole research budget; the estimate now counts what was used.
     promptTokensEstimate:
@@ -185,6 +198,7 @@ export function planChat(
     promptTokens,
     promptCount: 1,
     kind: "chat",
+    asOf,
     ensemble,
     research:
       sources.length === 0
@@ -246,6 +260,7 @@ export function planText(
     promptTokens,
     promptCount: prompts.length,
     kind: "text",
+    asOf: new Date(deps.clock.now()),
     ensemble: null,
     research: null,
   });
@@ -268,6 +283,8 @@ interface PlanInput {
   promptTokens: number;
   promptCount: number;
   kind: "chat" | "text";
+  /** The request's as-of moment: `prediction_date`, or now. */
+  asOf: Date;
   ensemble: EnsembleSpec | null;
   research: Omit<PlannedResearch, "tokenBudget"> | null;
 }
@@ -316,24 +333,35 @@ function finishPlan(
     input.forecastRequest?.requested === "auto"
       ? usdToNanos(deps.config.classification.cost_usd)
       : 0;
-  // An ensemble sends the whole prompt once per sample.
-  const worstInference = inferenceCostNanos(entry.price, {
-    promptTokens: (input.ensemble?.samples ?? 1) * promptTokens,
-    completionTokens: choiceCount * maxTokens,
-  });
-  // A repair call per choice re-sends the prompt and the reply and asks for a short answer.
-  const worstRepairs = input.forecastRequest
-    ? inferenceCostNanos(entry.price, {
-        promptTokens: choiceCount * (promptTokens + maxTokens + REPAIR_INSTRUCTION_TOKENS),
-        completionTokens: choiceCount * REPAIR_MAX_TOKENS,
-      })
-    : 0;
-  const worstCase = worstInference + worstRepairs + classificationNanos;
-  // Each source is billed on its own (scaled on its own), if all of them answer.
-  let researchFees = 0;
-  for (const name of research?.sources ?? []) {
-    researchFees += scaleCost(deps.research.source(name)?.costNanos ?? 0, multiplier);
+  const worst: WorstCase = {
+    price: entry.price,
+    samples: input.ensemble?.samples ?? 1,
+    promptTokens,
+    choiceCount,
+    repairs: input.forecastRequest !== null,
+    classificationNanos,
+    multiplier,
+    researchFeesNanos: researchFeesNanos(
+      (research?.sources ?? []).map((name) => deps.research.source(name)?.costNanos ?? 0),
+      multiplier,
+    ),
+  };
+  const questionId = body.question_id ?? null;
+  if (questionId !== null && !input.forecastRequest) {
+    throw invalidRequest(
+      "question_id records the request's forecast: send answer_type with it.",
+      "answer_type_required",
+      "answer_type",
+    );
   }
+  if (questionId !== null && input.forecastRequest && holdsNul(input.forecastRequest)) {
+    throw invalidRequest(
+      "question_id records the question's text and options, which cannot hold a NUL character (\\u0000): remove it from the request's text.",
+      "nul_in_question",
+      input.kind === "chat" ? "messages" : "prompt",
+    );
+  }
+  const calibrationRequested = checkedCalibration(body, input);
   const id = newId(input.kind === "chat" ? "chatcmpl-" : "cmpl-");
   return {
     id,
@@ -369,9 +397,61 @@ function finishPlan(
     maxTokens,
     multiplier,
     classificationNanos,
-    maxCostNanos: scaleCost(worstCase, multiplier) + researchFees,
+    worst,
+    maxCostNanos: worstCaseNanos(worst, maxTokens),
     includeUsageInStream: body.stream_options?.include_usage === true,
+    question:
+      questionId === null
+        ? null
+        : { id: questionId, predictionDate: Math.floor(input.asOf.getTime() / 1000) },
+    calibrationRequested,
   };
+}
+
+/** The request's `calibration`, refused where there is no probability to calibrate. */
+function checkedCalibration(body: CommonBody, input: PlanInput): string | null {
+  const requested = body.calibration ?? null;
+  if (requested === null) return null;
+  const type = input.forecastRequest?.requested;
+  if (type === undefined) {
+    throw invalidRequest(
+      "calibration maps the probabilities of a forecast: send answer_type (binary or multiple_choice) with it.",
+      "answer_type_required",
+      "answer_type",
+    );
+  }
+  if (type !== "auto" && type !== "binary" && type !== "multiple_choice") {
+    throw invalidRequest(
+      `calibration maps probabilities: answer_type ${type} has none to map (use binary or multiple_choice).`,
+      "calibration_not_applicable",
+      "calibration",
+    );
+  }
+  if (input.ensemble) {
+    throw invalidRequest(
+      "calibration cannot be combined with ensemble: the samples' combined forecast is not what the map was fitted on.",
+      "calibration_not_applicable",
+      "calibration",
+    );
+  }
+  return requested;
+}
+
+async function lookUpCalibration(
+  deps: PipelineDeps,
+  caller: CompletionCaller,
+  plan: CompletionPlan,
+): Promise<CalibrationChoice> {
+  const requested = plan.calibrationRequested ?? "auto";
+  if (!deps.calibrations) {
+    throw invalidRequest(
+      "Calibration is not available on this server.",
+      "calibration_unavailable",
+      "calibration",
+    );
+  }
+  const stored = await deps.calibrations.forRequest(caller.organizationId, plan.model, requested);
+  return { stored: stored ?? null };
 }
 
 /** The research budget: what the configuration allows, as far as the context has room. */
@@ -391,4 +471,10 @@ function planResearch(
     );
   }
   return { tokenBudget, ...research };
+}
+
+/** Whether the question a forecast is recorded for holds a NUL, which PostgreSQL text refuses. */
+function holdsNul(request: ForecastRequest): boolean {
+  if (request.question.includes("\u0000")) return true;
+  return Object.values(request.options ?? {}).some((text) => text.includes("\u0000"));
 }

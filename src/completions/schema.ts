@@ -1,9 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { ANSWER_TYPES } from "../forecast/types.js";
+import { Nullable } from "../util/nullable-schema.js";
 import { EnsembleOptionsSchema } from "./ensemble/schema.js";
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 export const ChatMessageSchema = Type.Object(
   {
@@ -48,7 +46,7 @@ const ANSWER_TYPE_VALUES = [
  */
 export const MAX_CHOICES = 128;
 
-/** Fields shared by chat and text completions (interface 2.2, 2.8). */
+/** Fields shared by chat and text completions, Sibyl's extensions among them. */
 const commonFields = {
   model: Type.String({ minLength: 1, description: "model id" }),
   temperature: Type.Optional(
@@ -100,6 +98,28 @@ const commonFields = {
   ),
   seed: Type.Optional(Nullable(Type.Integer())),
   research: Type.Optional(Nullable(Type.Union([Type.Boolean(), Type.Ref(ResearchOptionsSchema)]))),
+  question_id: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 256,
+        pattern: "^[^\\u0000-\\u001f\\u007f]+$",
+        description:
+          "Sibyl: your id of the question (unique in the organization); with answer_type, the forecast is recorded in the track record",
+      }),
+    ),
+  ),
+  calibration: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: "^(auto|cal_[A-Za-z0-9]+)$",
+        description:
+          "Sibyl: auto (the model's latest calibration) or a calibration id; with answer_type binary or multiple_choice, the answer tag carries the calibrated probability when the map improved out-of-sample Brier, and forecast.calibration the raw one",
+      }),
+    ),
+  ),
   answer_type: Type.Optional(
     Nullable(
       Type.Union(

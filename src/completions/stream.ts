@@ -2,7 +2,9 @@ import type { Reservation } from "../billing/ledger.js";
 import { UpstreamError } from "../inference/errors.js";
 import type { FinishReason, ProviderUsage, StreamEvent } from "../inference/provider.js";
 import { annotationsOf } from "./annotations.js";
-import { countAnswer } from "./forecast-step.js";
+import { openAIFinishReason } from "./finish-reason.js";
+import { recordChargedForecast } from "./forecast-entry.js";
+import { countAnswer, forecastReading } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import {
   type CompletionPlan,
@@ -10,22 +12,18 @@ import {
   type PreparedCompletion,
   prepareCompletion,
 } from "./plan.js";
+import { billFor, settleDetails, usageObject } from "./pricing/bill.js";
 import { answerReply } from "./repair.js";
+import { researchReport } from "./research-report.js";
 import type {
   ChatCompletionChunk,
   CompletionCaller,
+  ForecastReading,
   TextCompletionChunk,
   UrlCitationAnnotation,
   Usage,
 } from "./types.js";
-import {
-  billFor,
-  chargeItems,
-  countedUsage,
-  UsageTally,
-  usageDetails,
-  usageObject,
-} from "./usage.js";
+import { countedUsage, UsageTally } from "./usage.js";
 
 type Kind = "chat" | "text";
 type ChunkOf<K extends Kind> = K extends "chat" ? ChatCompletionChunk : TextCompletionChunk;
@@ -53,7 +51,7 @@ export async function streamCompletion<K extends Kind>(
   let prepared: PreparedCompletion;
   let events: AsyncIterable<StreamEvent>;
   try {
-    prepared = await prepareCompletion(deps, plan, caller.signal);
+    prepared = await prepareCompletion(deps, caller, plan, caller.signal);
     events = await prepared.provider.stream(inferenceRequest(prepared, caller.signal));
   } catch (error) {
     await deps.holds.release(hold);
@@ -73,14 +71,26 @@ async function* relay(
   const texts = new Map<number, string>();
   const thoughts = new Map<number, string>();
   const tally = new UsageTally();
-  const annotations = annotationsOf(plan);
+  const research = kind === "chat" ? researchReport(plan) : null;
   let reported: ProviderUsage | null = null;
   let done = false;
 
-  const chunk = (index: number, delta: Delta, finish: FinishReason | null = null) =>
-    kind === "chat"
-      ? chatChunk(plan, [{ index, delta, finish_reason: finish }])
-      : textChunk(plan, [{ index, text: delta.content ?? "", finish_reason: finish }]);
+  const chunk = (
+    index: number,
+    delta: Delta,
+    finish: FinishReason | null = null,
+    forecast: ForecastReading | null = null,
+  ) => {
+    const made =
+      kind === "chat"
+        ? chatChunk(plan, [{ index, delta, logprobs: null, finish_reason: finish }])
+        : textChunk(plan, [
+            { index, text: delta.content ?? "", logprobs: null, finish_reason: finish },
+          ]);
+    const [choice] = made.choices;
+    if (forecast && choice) choice.forecast = forecast;
+    return made;
+  };
 
   const settle = async (): Promise<Usage> => {
     done = true;
@@ -90,18 +100,17 @@ async function* relay(
     }));
     tally.add(reported ?? countedUsage(plan, generated));
     const bill = billFor(plan, tally);
+    let chargedNanos: number;
     try {
-      const settlement = await deps.ledger.settle(hold, bill.totalNanos, {
-        reference: plan.billingReference,
-        once: plan.chargeOnce,
-        items: chargeItems(plan, bill),
-        usage: usageDetails(caller, plan, bill),
-      });
-      return usageObject(plan, bill, settlement.chargedNanos);
+      const details = settleDetails(caller, plan, bill);
+      const settlement = await deps.ledger.settle(hold, bill.totalNanos, details);
+      chargedNanos = settlement.chargedNanos;
     } catch (error) {
       await deps.holds.release(hold);
       throw error;
     }
+    await recordChargedForecast(deps.forecasts, caller, plan, texts.get(0), chargedNanos);
+    return usageObject(plan, bill, chargedNanos);
   };
 
   try {
@@ -122,22 +131,34 @@ async function* relay(
       if (first && kind === "chat") yield chunk(index, { role: "assistant", content: "" });
       const promptIndex = Math.floor(index / (plan.params.n || 1));
       const answered = await answerReply(plan, promptIndex, texts.get(index) ?? "", caller.signal);
+      let reading: ForecastReading | null = null;
       if (answered && plan.forecast) {
-        countAnswer(deps.metrics, plan.forecast, answered.outcome);
+        reading = forecastReading(plan.forecast, answered);
+        countAnswer(deps.metrics, plan.model, plan.forecast, answered);
         if (answered.repairUsage) tally.add(answered.repairUsage);
         if (answered.suffix) {
           texts.set(index, (texts.get(index) ?? "") + answered.suffix);
           yield chunk(index, { content: answered.suffix });
         }
       }
-      // A choice's last chunk cites the sources the model was given.
-      yield chunk(index, annotations ? { annotations } : {}, event.finishReason);
+      // A choice's last chunk cites the sources its reply cites and says how its answer was read.
+      const annotations = kind === "chat" ? annotationsOf(plan, texts.get(index) ?? "") : null;
+      yield chunk(
+        index,
+        annotations ? { annotations } : {},
+        openAIFinishReason(event.finishReason, kind),
+        reading,
+      );
     }
     const usage = await settle();
+    // The stream's last chunk reports the research: on the usage chunk, or a chunk of its own.
+    const report = research ? { research } : {};
     if (plan.includeUsageInStream) {
       yield kind === "chat"
-        ? Object.assign(chatChunk(plan, []), { usage })
+        ? Object.assign(chatChunk(plan, []), { usage }, report)
         : Object.assign(textChunk(plan, []), { usage });
+    } else if (research) {
+      yield Object.assign(chatChunk(plan, []), report);
     }
   } catch (error) {
     if (error instanceof UpstreamError && error.failure === "aborted") {

@@ -1,23 +1,26 @@
-/** Response shapes of interface 2.6, 2.7 and 2.9, and the service contract behind the routes. */
+/** Response shapes of chat and text completions, and the service contract behind the routes. */
+import type { Static } from "@sinclair/typebox";
 import type { Db } from "../db/database.js";
 import type { EnsembleResult } from "./ensemble/schema.js";
+import type {
+  ForecastReadingSchema,
+  ResearchReportSchema,
+  UrlCitationAnnotationSchema,
+  UsageSchema,
+} from "./response-schema.js";
 import type { ChatCompletionBody, CompletionBody } from "./schema.js";
 
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  cost_usd: number;
-  inference_cost_usd: number;
-  research_cost_usd?: number;
-  classification_cost_usd?: number;
-  completion_tokens_details?: { reasoning_tokens: number };
-}
+export type Usage = Static<typeof UsageSchema>;
+export type UrlCitationAnnotation = Static<typeof UrlCitationAnnotationSchema>;
+/**
+ * The `forecast` extension of a choice with answer_type: how its answer was read. `read_by` names
+ * the rule that produced the answer in the tags (docs/answers.md lists them), or with no answer
+ * the rule that found the reply states none.
+ */
+export type ForecastReading = Static<typeof ForecastReadingSchema>;
 
-export interface UrlCitationAnnotation {
-  type: "url_citation";
-  url_citation: { url: string; title: string | null };
-}
+/** The `research` extension: what the model was given, and what was kept from it. */
+export type ResearchReport = Static<typeof ResearchReportSchema>;
 
 export interface ChatCompletionResponse {
   id: string;
@@ -29,14 +32,21 @@ export interface ChatCompletionResponse {
     message: {
       role: "assistant";
       content: string;
+      /** OpenAI's field for a safety refusal: Sibyl's models never refuse that way. */
+      refusal: null;
       thinking: string | null;
       annotations?: UrlCitationAnnotation[] | null;
     };
+    /** Always null: token log probabilities are not returned. */
+    logprobs: null;
     finish_reason: string | null;
+    forecast?: ForecastReading;
   }[];
   usage: Usage;
   /** Set when the request asked for an ensemble: the samples behind the one choice. */
   ensemble?: EnsembleResult;
+  /** Set when research ran. */
+  research?: ResearchReport;
 }
 
 export interface ChatCompletionChunk {
@@ -52,9 +62,24 @@ export interface ChatCompletionChunk {
       thinking?: string;
       annotations?: UrlCitationAnnotation[];
     };
+    logprobs: null;
     finish_reason: string | null;
+    /** On the choice's last chunk, when answer_type was set. */
+    forecast?: ForecastReading;
   }[];
   usage?: Usage | null;
+  /** On the stream's last chunk, when research ran. */
+  research?: ResearchReport;
+}
+
+/** A text completion choice; `logprobs` is always null (not returned), as OpenAI sends it unused. */
+export interface TextChoice {
+  index: number;
+  text: string;
+  logprobs: null;
+  finish_reason: string | null;
+  /** When answer_type was set; on a stream, on the choice's last chunk. */
+  forecast?: ForecastReading;
 }
 
 export interface TextCompletionResponse {
@@ -62,7 +87,7 @@ export interface TextCompletionResponse {
   object: "text_completion";
   created: number;
   model: string;
-  choices: { index: number; text: string; finish_reason: string | null }[];
+  choices: TextChoice[];
   usage: Usage;
 }
 
@@ -71,7 +96,7 @@ export interface TextCompletionChunk {
   object: "text_completion";
   created: number;
   model: string;
-  choices: { index: number; text: string; finish_reason: string | null }[];
+  choices: TextChoice[];
   usage?: Usage | null;
 }
 
@@ -102,6 +127,8 @@ export interface CompletionCaller {
   ) => Promise<void>;
   /** Aborts upstream work; what was generated until then is still charged. */
   signal?: AbortSignal;
+  /** The request's id (HTTP `x-request-id`, a batch line's id): a recorded forecast names it. */
+  requestId?: string;
 }
 
 /**

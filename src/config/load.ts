@@ -25,9 +25,10 @@ export function loadConfig(options: LoadConfigOptions): Config {
   const cwd = options.cwd ?? process.cwd();
   const file = locateConfigFile(options, cwd);
   const raw = file ? readConfigFile(file) : {};
-  const withEnv = applyEnvironment(raw, options.env);
+  const withEnv = applyEnvironment(raw, options.env, cwd);
   validate(withEnv);
-  return resolve(withEnv, options, cwd);
+  // Paths in a file mean the same wherever the command runs: they are read from its folder.
+  return resolve(withEnv, options, file ? path.dirname(file) : cwd, cwd);
 }
 
 function locateConfigFile(options: LoadConfigOptions, cwd: string): string | null {
@@ -67,7 +68,7 @@ function section(root: Mutable, key: string): Mutable {
   return created;
 }
 
-function applyEnvironment(raw: unknown, env: LoadConfigOptions["env"]): unknown {
+function applyEnvironment(raw: unknown, env: LoadConfigOptions["env"], cwd: string): unknown {
   const root = structuredClone(raw) as Mutable;
   if (env.SIBYL_PORT !== undefined) {
     // Only plain digits: Number() would read "" as 0 and accept "0x1F90" or "1e3".
@@ -75,7 +76,10 @@ function applyEnvironment(raw: unknown, env: LoadConfigOptions["env"]): unknown 
     section(root, "server").port = /^\d+$/.test(text) ? Number(text) : env.SIBYL_PORT;
   }
   if (env.SIBYL_HOST !== undefined) section(root, "server").host = env.SIBYL_HOST;
-  if (env.SIBYL_DATABASE_URL !== undefined) section(root, "database").url = env.SIBYL_DATABASE_URL;
+  // A path in the environment is the shell's: relative to where the command runs.
+  if (env.SIBYL_DATABASE_URL !== undefined) {
+    section(root, "database").url = absoluteSqliteUrl(env.SIBYL_DATABASE_URL, cwd);
+  }
   return root;
 }
 
@@ -86,8 +90,11 @@ function validate(value: unknown): asserts value is ConfigFile {
   throw new ConfigError(`invalid configuration at ${key}: ${first.message}`);
 }
 
-function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Config {
-  const dataDir = path.resolve(cwd, options.env.SIBYL_DATA_DIR ?? "./data");
+function resolve(file: ConfigFile, options: LoadConfigOptions, base: string, cwd: string): Config {
+  // An empty variable is an unset one, as in most shells' habits.
+  const dataDirVariable = options.env.SIBYL_DATA_DIR?.trim() || undefined;
+  const dataDir =
+    dataDirVariable === undefined ? path.resolve(base, "data") : path.resolve(cwd, dataDirVariable);
   const host = options.overrides?.host ?? file.server?.host ?? "127.0.0.1";
   const port = options.overrides?.port ?? file.server?.port ?? 8080;
   const models = file.models ?? defaultModels();
@@ -111,11 +118,13 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
       port,
       public_url: file.server?.public_url ?? `http://${host}:${port}`,
       log_level: file.server?.log_level ?? "info",
+      body_stall_seconds: file.server?.body_stall_seconds ?? 30,
+      max_connections_per_address: file.server?.max_connections_per_address ?? 256,
     },
     shutdown: { grace_seconds: file.shutdown?.grace_seconds ?? 25 },
     data_dir: dataDir,
     database: {
-      url: resolveDatabaseUrl(file.database?.url, dataDir, cwd),
+      url: resolveDatabaseUrl(file.database?.url, dataDir, base),
       pool_size: file.database?.pool_size ?? 10,
       statement_timeout_ms: file.database?.statement_timeout_ms ?? 30_000,
       connect_timeout_ms: file.database?.connect_timeout_ms ?? 5_000,
@@ -123,7 +132,7 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
     },
     files: {
       store,
-      dir: path.resolve(cwd, file.files?.dir ?? path.join(dataDir, "files")),
+      dir: file.files?.dir ? path.resolve(base, file.files.dir) : path.join(dataDir, "files"),
       bucket: file.files?.bucket ?? "",
       endpoint: file.files?.endpoint ?? null,
       region: file.files?.region ?? "us-east-1",
@@ -131,7 +140,10 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
       secret_access_key_env: file.files?.secret_access_key_env ?? null,
       force_path_style: file.files?.force_path_style ?? true,
     },
-    limits: { requests_per_minute: file.limits?.requests_per_minute ?? 120 },
+    limits: {
+      requests_per_minute: file.limits?.requests_per_minute ?? 120,
+      failed_authentications_per_minute: file.limits?.failed_authentications_per_minute ?? 50,
+    },
     models,
     research: resolveResearch(file.research),
     news: { feeds: resolveFeeds(file.news?.feeds ?? []) },
@@ -145,21 +157,42 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, cwd: string): Con
       lease_seconds: file.batches?.lease_seconds ?? 15,
       max_attempts: file.batches?.max_attempts ?? 5,
     },
-    payments: resolvePayments(file.payments),
+    payments: resolvePayments(file.payments, file.server?.public_url ?? `http://${host}:${port}`),
   };
+}
+
+/** HTTPS, or plain HTTP on a loopback address only. */
+function isSafeForCredentials(publicUrl: string): boolean {
+  try {
+    const url = new URL(publicUrl);
+    if (url.protocol === "https:") return true;
+    return (
+      ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname) || url.hostname.startsWith("127.")
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Tempo mainnet and its USDC: the on-chain rail's defaults. */
 const TEMPO_CHAIN_ID = 4217;
 const TEMPO_USDC = "0x20C000000000000000000000b9537d11c60E8b50";
 
-function resolvePayments(payments: ConfigFile["payments"]): PaymentsConfig | null {
+function resolvePayments(
+  payments: ConfigFile["payments"],
+  publicUrl: string,
+): PaymentsConfig | null {
   if (!payments) return null;
+  if (!payments.allow_plain_http && !isSafeForCredentials(publicUrl)) {
+    throw new ConfigError(
+      `invalid configuration at payments: server.public_url ${publicUrl} is plain HTTP on a non-loopback host, where payment credentials travel in clear; serve it behind TLS (https://) or set payments.allow_plain_http: true`,
+    );
+  }
   const { chain, card } = payments;
   if (!chain && !card) {
     throw new ConfigError("invalid configuration at payments: configure a chain or a card rail");
   }
-  if (chain && card && (chain.method ?? "chain") === (card.method ?? "card")) {
+  if (chain && card && (chain.method ?? "tempo") === (card.method ?? "stripe")) {
     throw new ConfigError(
       "invalid configuration at payments.card.method: same name as the chain rail",
     );
@@ -167,9 +200,13 @@ function resolvePayments(payments: ConfigFile["payments"]): PaymentsConfig | nul
   return {
     secret_env: payments.secret_env ?? "SIBYL_PAYMENT_SECRET",
     challenge_ttl_seconds: payments.challenge_ttl_seconds ?? 300,
+    limits: {
+      per_address_per_minute: payments.limits?.per_address_per_minute ?? 60,
+      per_challenge_per_minute: payments.limits?.per_challenge_per_minute ?? 20,
+    },
     chain: chain
       ? {
-          method: chain.method ?? "chain",
+          method: chain.method ?? "tempo",
           rpc_url: chain.rpc_url,
           chain_id: chain.chain_id ?? TEMPO_CHAIN_ID,
           currency: chain.currency ?? TEMPO_USDC,
@@ -180,7 +217,7 @@ function resolvePayments(payments: ConfigFile["payments"]): PaymentsConfig | nul
       : null,
     card: card
       ? {
-          method: card.method ?? "card",
+          method: card.method ?? "stripe",
           api_base: (card.api_base ?? "https://api.stripe.com").replace(/\/+$/, ""),
           secret_key_env: card.secret_key_env,
           network_id: card.network_id,
@@ -232,12 +269,17 @@ function webUrl(text: string): URL | null {
   }
 }
 
-function resolveDatabaseUrl(url: string | undefined, dataDir: string, cwd: string): string {
+function resolveDatabaseUrl(url: string | undefined, dataDir: string, base: string): string {
   if (!url) return `sqlite:${path.join(dataDir, "sibyl.db")}`;
+  return absoluteSqliteUrl(url, base);
+}
+
+/** A `sqlite:` URL with its path made absolute against `base`; any other URL as it is. */
+function absoluteSqliteUrl(url: string, base: string): string {
   if (!url.startsWith("sqlite:")) return url;
   const target = url.slice("sqlite:".length);
   if (target === ":memory:") return url;
-  return `sqlite:${path.resolve(cwd, target)}`;
+  return `sqlite:${path.resolve(base, target)}`;
 }
 
 function checkModels(models: Config["models"]): void {

@@ -1,10 +1,21 @@
 import type { ModelConfig, ResearchSourceConfig } from "./schema.js";
 
 export const BASELINE_MODEL_ID = "sibyl-baseline";
+/** The baseline at a price, in the default list so a first run shows spending. */
+export const DEMO_MODEL_ID = "sibyl-demo";
 
 /** The configuration after defaults and environment overrides: every key present. */
 export interface Config {
-  server: { host: string; port: number; public_url: string; log_level: string };
+  server: {
+    host: string;
+    port: number;
+    public_url: string;
+    log_level: string;
+    /** A request body that brings no byte for this long is cut with a 408. */
+    body_stall_seconds: number;
+    /** Open connections one client address may hold (0: no limit). */
+    max_connections_per_address: number;
+  };
   /** How long SIGTERM waits for in-flight requests, streams and batch lines before cutting them. */
   shutdown: { grace_seconds: number };
   data_dir: string;
@@ -28,7 +39,11 @@ export interface Config {
     secret_access_key_env: string | null;
     force_path_style: boolean;
   };
-  limits: { requests_per_minute: number };
+  limits: {
+    requests_per_minute: number;
+    /** Wrong keys and sign-in tokens one client address may send a minute (0: no limit). */
+    failed_authentications_per_minute: number;
+  };
   models: ModelConfig[];
   research: {
     /** How long a source's answer to a query is reused; 0 turns the cache off. */
@@ -57,7 +72,7 @@ export interface Config {
 }
 
 export interface ChainRail {
-  /** The method name on the wire (`chain`, or `tempo` for standard MPP clients). */
+  /** The method name on the wire: `tempo` (registered) unless renamed for a private rail. */
   method: string;
   rpc_url: string;
   chain_id: number;
@@ -83,6 +98,8 @@ export interface PaymentsConfig {
   /** Environment variable holding the HMAC key of challenge ids. */
   secret_env: string;
   challenge_ttl_seconds: number;
+  /** Payment credentials presented a minute, per client address and per challenge. */
+  limits: { per_address_per_minute: number; per_challenge_per_minute: number };
   chain: ChainRail | null;
   card: CardRail | null;
 }
@@ -108,6 +125,16 @@ export function defaultModels(): ModelConfig[] {
       context_length: 32768,
       max_completion_tokens: 4096,
       pricing: { prompt: "0", completion: "0" },
+    },
+    {
+      id: DEMO_MODEL_ID,
+      provider: "baseline",
+      name: "Sibyl demo (priced baseline)",
+      description:
+        "The built-in baseline at a price ($2 per million prompt tokens, $10 per million completion tokens), so the balance, ledger and usage show spending on a first run. Same answers as sibyl-baseline.",
+      context_length: 32768,
+      max_completion_tokens: 4096,
+      pricing: { prompt: "0.000002", completion: "0.00001" },
     },
   ];
 }

@@ -53,6 +53,11 @@ const Model = Type.Object(
       ),
     ),
     retry_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    /**
+     * The model server honours `response_format` with a JSON Schema (OpenAI, vLLM, llama.cpp):
+     * an answer repair then asks for the answer under the schema of its type.
+     */
+    structured_output: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -116,6 +121,8 @@ export const ConfigFileSchema = Type.Object(
               ),
             ),
           ),
+          body_stall_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+          max_connections_per_address: Type.Optional(Type.Integer({ minimum: 0 })),
         },
         { additionalProperties: false },
       ),
@@ -155,7 +162,10 @@ export const ConfigFileSchema = Type.Object(
     ),
     limits: Type.Optional(
       Type.Object(
-        { requests_per_minute: Type.Optional(Type.Integer({ minimum: 1 })) },
+        {
+          requests_per_minute: Type.Optional(Type.Integer({ minimum: 1 })),
+          failed_authentications_per_minute: Type.Optional(Type.Integer({ minimum: 0 })),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -221,6 +231,16 @@ export const ConfigFileSchema = Type.Object(
         {
           secret_env: Type.Optional(Type.String({ minLength: 1 })),
           challenge_ttl_seconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 86400 })),
+          allow_plain_http: Type.Optional(Type.Boolean()),
+          limits: Type.Optional(
+            Type.Object(
+              {
+                per_address_per_minute: Type.Optional(Type.Integer({ minimum: 1 })),
+                per_challenge_per_minute: Type.Optional(Type.Integer({ minimum: 1 })),
+              },
+              { additionalProperties: false },
+            ),
+          ),
           chain: Type.Optional(ChainRail),
           card: Type.Optional(CardRail),
         },

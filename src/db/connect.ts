@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { ConnectionTurns } from "./connection-turns.js";
 import type { Db, DialectName } from "./database.js";
 import { postgresDatabase } from "./postgres-database.js";
@@ -23,6 +24,14 @@ export interface DatabaseHandle {
   /** SQLite only: a number that changes whenever another connection commits to the file. */
   dataVersion?: () => number;
   close(): Promise<void>;
+}
+
+/**
+ * The PostgreSQL driver, loaded when a PostgreSQL database is first opened: a server or command
+ * on SQLite never holds its ~8 MB.
+ */
+export function postgresDriver(): typeof pg {
+  return createRequire(import.meta.url)("pg") as typeof pg;
 }
 
 const PG_INT8_OID = 20;
@@ -73,7 +82,7 @@ export function postgresClientConfig(url: string, options: ConnectionOptions): p
       getTypeParser: (oid: number, format?: "text" | "binary") =>
         oid === PG_INT8_OID || oid === PG_NUMERIC_OID
           ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format),
+          : postgresDriver().types.getTypeParser(oid, format),
     },
   };
 }
@@ -162,7 +171,10 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
 }
 
 function connectPostgres(url: string, options: ConnectionOptions): DatabaseHandle {
-  const pool = new pg.Pool({ ...postgresClientConfig(url, options), max: options.poolSize ?? 10 });
+  const pool = new (postgresDriver().Pool)({
+    ...postgresClientConfig(url, options),
+    max: options.poolSize ?? 10,
+  });
   // A connection the server closed (a restart, pg_terminate_backend, a failover) is dropped by
   // the pool, and a new one opened when needed. Unheard, its error would end the process: the
   // pool listens only while a connection is idle, so one checked out between two statements is

@@ -12,6 +12,13 @@ import { creditLeases } from "./migrations/0009_credit_leases.js";
 import { keyChangeNotices } from "./migrations/0010_key_change_notices.js";
 import { heldByOrganization } from "./migrations/0011_held_by_organization.js";
 import { plainRowIds } from "./migrations/0012_plain_row_ids.js";
+import { newsOrigin } from "./migrations/0013_news_origin.js";
+import { paymentRecords } from "./migrations/0014_payment_records.js";
+import { newsVersions } from "./migrations/0015_news_versions.js";
+import { ledgerIdKey } from "./migrations/0016_ledger_id_key.js";
+import { trackRecord } from "./migrations/0017_track_record.js";
+import { refillChallenges } from "./migrations/0018_refill_challenges.js";
+import { calibrations } from "./migrations/0019_calibrations.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -28,6 +35,13 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0010_key_change_notices": keyChangeNotices(dialect),
     "0011_held_by_organization": heldByOrganization(),
     "0012_plain_row_ids": plainRowIds(dialect),
+    "0013_news_origin": newsOrigin(),
+    "0014_payment_records": paymentRecords(),
+    "0015_news_versions": newsVersions(dialect),
+    "0016_ledger_id_key": ledgerIdKey(),
+    "0017_track_record": trackRecord(dialect),
+    "0018_refill_challenges": refillChallenges(),
+    "0019_calibrations": calibrations(dialect),
   };
 }
 

@@ -209,4 +209,160 @@ export interface Database {
   batch_lines: BatchLinesTable;
   usage_records: UsageRecordsTable;
   dashboard_links: DashboardLinksTable;
+  payment_redemptions: PaymentRedemptionsTable;
+  unclaimed_payments: UnclaimedPaymentsTable;
+  pending_payments: PendingPaymentsTable;
+  refill_challenges: RefillChallengesTable;
+  chain_scan_cursors: ChainScanCursorsTable;
+  id_keys: IdKeysTable;
+  questions: QuestionsTable;
+  question_tags: QuestionTagsTable;
+  question_resolutions: QuestionResolutionsTable;
+  forecasts: ForecastsTable;
+  calibrations: CalibrationsTable;
+}
+
+export type QuestionStatus = "open" | "resolved" | "annulled";
+
+/** A question of the track record; `options`, `tags` and `outcome` are JSON text. */
+export interface QuestionsTable {
+  seq: Generated<number>;
+  organization_id: string;
+  id: string;
+  text: string | null;
+  answer_type: string;
+  options: string | null;
+  resolution_date: number | null;
+  source: string | null;
+  tags: string;
+  status: QuestionStatus;
+  outcome: string | null;
+  resolved_at: number | null;
+  created_at: number;
+}
+
+export interface QuestionTagsTable {
+  organization_id: string;
+  question_id: string;
+  tag: string;
+}
+
+/** Every resolution a question was given, the latest one in force; `annulled`, `forced` 0/1. */
+export interface QuestionResolutionsTable {
+  seq: Generated<number>;
+  organization_id: string;
+  question_id: string;
+  outcome: string | null;
+  annulled: number;
+  resolved_at: number;
+  recorded_at: number;
+  forced: number;
+  /** The API key that resolved it, or `cli`. */
+  recorded_by: string;
+}
+
+/** A forecast a request made on a question; scores are set while its question is resolved. */
+export interface ForecastsTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  question_id: string;
+  model: string;
+  api_key_id: string | null;
+  answer_type: string;
+  /** JSON text of the answer read from the reply; null when none could be read. */
+  answer: string | null;
+  prediction_date: number;
+  request_id: string;
+  cost_nanos: number;
+  created_at: number;
+  /** 1 while the forecast's scores count in reports. */
+  scored: Generated<number>;
+  /** 1 when the answer could not be read and was scored as 0.5 (binary) or uniform, as eval does. */
+  imputed: Generated<number>;
+  brier: number | null;
+  log_score: number | null;
+  crps: number | null;
+  /** Binary forecasts: the probability and the outcome, for calibration. */
+  probability: number | null;
+  outcome_value: number | null;
+  calibration_bin: number | null;
+}
+
+/** A calibration map fitted on a model's resolved binary forecasts; JSON text in `parameters`. */
+export interface CalibrationsTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  model: string;
+  method: string;
+  parameters: string;
+  n: number;
+  folds: number;
+  brier_before: number;
+  brier_after: number;
+  /** 1 when the map beat the raw forecasts out of sample: only then is it applied. */
+  improved: number;
+  /** JSON: each method tried and its cross-validated Brier score. */
+  candidates: string;
+  created_at: number;
+}
+
+/** What the key of `id_keys` that encrypts ledger entry numbers into public ids is filed under. */
+export const LEDGER_ID_KEY_PURPOSE = "ledger_entries";
+
+/** Secrets that turn row numbers into public ids, one per purpose, made by a migration. */
+export interface IdKeysTable {
+  purpose: string;
+  /** 16 random bytes, in hex: an AES-128 key. */
+  key_hex: string;
+}
+
+/** A credited payment, by the challenge it paid. */
+export interface PaymentRedemptionsTable {
+  challenge_id: string;
+  reference: string;
+  organization_id: string;
+  amount_cents: number;
+  /** The key issued to a new payer; null on a refill. */
+  api_key_id: string | null;
+  credential_hash: string;
+  idempotency_key: string | null;
+  redeemed_at: number;
+}
+
+/** A payment found by reconciliation, credited to an organization its payer has not claimed. */
+export interface UnclaimedPaymentsTable {
+  reference: string;
+  /** What binds it to a challenge: the memo's challenge nonce, or the challenge id. */
+  challenge_tag: string;
+  organization_id: string;
+  amount_cents: number;
+  found_at: number;
+  claimed_at: number | null;
+}
+
+/** A payment that was not final when presented (a broadcast without receipt, a card processing). */
+/** A challenge issued to refill an organization (a paid route's 402, a top-up with X-API-Key). */
+export interface RefillChallengesTable {
+  challenge_id: string;
+  rail_kind: string;
+  /** What the rail's payments carry of the challenge (PaymentRail.challengeTag). */
+  challenge_tag: string;
+  organization_id: string;
+  issued_at: number;
+}
+
+export interface PendingPaymentsTable {
+  reference: string;
+  challenge_id: string;
+  refill_organization_id: string | null;
+  amount_cents: number;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface ChainScanCursorsTable {
+  scope: string;
+  next_block: number;
 }

@@ -1,98 +1,56 @@
+import {
+  type AggregatableAnswer,
+  aggregateAnswers,
+} from "../forecast/aggregation/aggregate-answers.js";
 import type { Aggregate, Forecast } from "./types.js";
 
-const LOGIT_FLOOR = 0.001;
+export { combine } from "../forecast/aggregation/combine.js";
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
+const letter = (index: number): string => String.fromCharCode(65 + index);
 
-function arithmeticMean(values: number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
-/** The mean without the lowest and highest tenth (at least one each side from three values on). */
-function trimmedMean(values: number[]): number {
-  if (values.length < 3) return arithmeticMean(values);
-  const cut = Math.max(1, Math.floor(values.length * 0.1));
-  const sorted = [...values].sort((a, b) => a - b);
-  return arithmeticMean(sorted.slice(cut, sorted.length - cut));
-}
-
-/** The mean in log-odds, mapped back: extreme forecasts count for more than in a plain mean. */
-function logitMean(probabilities: number[]): number {
-  const logits = probabilities.map((p) => {
-    const clamped = Math.min(1 - LOGIT_FLOOR, Math.max(LOGIT_FLOOR, p));
-    return Math.log(clamped / (1 - clamped));
-  });
-  return 1 / (1 + Math.exp(-arithmeticMean(logits)));
-}
-
-/** Combines numbers; `logit_mean` applies to probabilities only, a plain mean elsewhere. */
-export function combine(values: number[], aggregate: Aggregate, probabilities: boolean): number {
-  switch (aggregate) {
-    case "median":
-      return median(values);
-    case "mean":
-      return arithmeticMean(values);
-    case "trimmed_mean":
-      return trimmedMean(values);
-    case "logit_mean":
-      return probabilities ? logitMean(values) : arithmeticMean(values);
+function asAnswer(forecast: Forecast): AggregatableAnswer {
+  switch (forecast.type) {
+    case "binary":
+      return forecast;
+    case "multiple_choice":
+      return {
+        type: "multiple_choice",
+        probabilities: Object.fromEntries(forecast.probabilities.map((p, i) => [letter(i), p])),
+      };
+    case "continuous":
+      return { type: "continuous", mean: forecast.mean, standardDeviation: forecast.sd };
   }
 }
 
 /**
- * One forecast from several of the same kind: binary probabilities combined directly; each
- * option's probability combined and the result normalized to sum 1; a normal's mean and
- * standard deviation combined separately. Null when there is nothing to combine.
+ * One forecast from several of the same kind, by the service's ensemble rule
+ * (aggregateAnswers): the same samples give the same aggregate here and in an `ensemble` reply.
+ * Multiple-choice forecasts keep the first one's option count. Null with nothing to combine.
  */
 export function aggregateForecasts(forecasts: Forecast[], aggregate: Aggregate): Forecast | null {
   const first = forecasts[0];
   if (first === undefined) return null;
-  if (forecasts.length === 1) return first;
-  switch (first.type) {
-    case "binary": {
-      const values = forecasts.flatMap((f) => (f.type === "binary" ? [f.probability] : []));
-      return { type: "binary", probability: combine(values, aggregate, true) };
-    }
-    case "multiple_choice": {
-      const vectors = forecasts.flatMap((f) =>
-        f.type === "multiple_choice" && f.probabilities.length === first.probabilities.length
-          ? [f.probabilities]
-          : [],
-      );
-      const combined = first.probabilities.map((_, option) =>
-        combine(
-          vectors.map((vector) => vector[option] ?? 0),
-          aggregate,
-          true,
-        ),
-      );
-      const total = combined.reduce((sum, p) => sum + p, 0);
+  const same = forecasts.filter(
+    (f) =>
+      f.type === first.type &&
+      (f.type !== "multiple_choice" ||
+        first.type !== "multiple_choice" ||
+        f.probabilities.length === first.probabilities.length),
+  );
+  const combined = aggregateAnswers(first.type, same.map(asAnswer), aggregate);
+  switch (combined?.type) {
+    case "binary":
+      return combined;
+    case "multiple_choice":
       return {
         type: "multiple_choice",
-        probabilities: combined.map((p) => (total > 0 ? p / total : 1 / combined.length)),
-      };
-    }
-    case "continuous": {
-      const normals = forecasts.flatMap((f) => (f.type === "continuous" ? [f] : []));
-      return {
-        type: "continuous",
-        mean: combine(
-          normals.map((f) => f.mean),
-          aggregate,
-          false,
-        ),
-        sd: combine(
-          normals.map((f) => f.sd),
-          aggregate,
-          false,
+        probabilities: (first.type === "multiple_choice" ? first.probabilities : []).map(
+          (_, i) => combined.probabilities[letter(i)] ?? 0,
         ),
       };
-    }
+    case "continuous":
+      return { type: "continuous", mean: combined.mean, sd: combined.standardDeviation };
+    default:
+      return null;
   }
 }

@@ -1,5 +1,20 @@
 import { aggregateForecasts } from "./aggregate.js";
+import { adjustedReplicates } from "./forecastbench/adjusted-bootstrap.js";
+import {
+  alwaysHalf,
+  type BaselineForecast,
+  marketFreeze,
+  marketOnDueDate,
+  naiveForecaster,
+} from "./forecastbench/baselines.js";
+import { type DifficultyAdjusted, difficultyAdjusted } from "./forecastbench/difficulty.js";
+import { type QuestionEffects, questionEffects } from "./forecastbench/question-effects.js";
+import type { Reference } from "./forecastbench/reference.js";
+import type { Leaderboard } from "./forecastbench/reference-models.js";
+import { benchRows } from "./forecastbench/rows.js";
+import { type BenchScores, benchScores } from "./forecastbench/scores.js";
 import { resolvedBeforePrediction } from "./leak-check.js";
+import { type QuestionRow, questionRows } from "./question-rows.js";
 import type { ForecastRecord } from "./results/records.js";
 import { type ReliabilityBin, reliabilityBins } from "./scoring/calibration.js";
 import {
@@ -11,24 +26,41 @@ import {
 } from "./scoring/score-cases.js";
 import type { Aggregate, EvalItem, Forecast, QuestionSet, Resolution } from "./types.js";
 
+/** ForecastBench's figures for one forecaster, over the set's ForecastBench questions. */
+export interface ForecastBenchFigures extends BenchScores {
+  /** With --reference: the difficulty-adjusted Brier and Brier Index; else null. */
+  difficulty_adjusted: DifficultyAdjusted | null;
+}
+
 export interface ModelScores extends Metrics {
-  /** Forecasts whose answer could be read, over forecasts asked (every item, resolved or not). */
+  /** Share of requests whose answer was read after the endpoint's re-asks (every item). */
   parse_rate: number | null;
+  /** Share of requests whose answer was in the model's first reply, without a re-ask. */
+  raw_parse_rate: number | null;
+  /** Replies (samples included) whose answer the endpoint had to ask for again. */
+  re_asked: number;
   /** `refused_for_credits`: lines the endpoint answered 402 (the balance ran out). */
   requests: { asked: number; failed: number; refused_for_credits: number };
   cost_usd: number;
+  forecastbench: ForecastBenchFigures | null;
   /** With --samples: the share of samples read, and the scores of the first sample alone. */
   sample_parse_rate?: number | null;
   first_sample?: { brier: number | null; log_score: number | null; n: number };
 }
 
+export interface BaselineScores
+  extends Pick<Metrics, "brier" | "log_score" | "n" | "brier_ci" | "multiple_choice"> {
+  description: string;
+  forecastbench: Omit<ForecastBenchFigures, "imputation"> | null;
+}
+
 export interface Evaluation {
   models: Record<string, ModelScores>;
-  baselines: {
-    "always_0.5": Pick<Metrics, "brier" | "log_score" | "n" | "brier_ci" | "multiple_choice">;
-    market_freeze: Pick<Metrics, "brier" | "log_score" | "n" | "brier_ci">;
-  };
-  ensembles: Record<string, Metrics & { members: string[] }>;
+  baselines: Record<string, BaselineScores>;
+  ensembles: Record<
+    string,
+    Metrics & { members: string[]; forecastbench: ForecastBenchFigures | null }
+  >;
   paired_differences: {
     a: string;
     b: string;
@@ -37,9 +69,27 @@ export interface Evaluation {
     ci: [number, number] | null;
   }[];
   cases: { scored: number; unresolved: number; resolved_before_prediction_date: number };
+  /** With --reference: what the question effects were estimated from. */
+  reference: ReferenceInfo | null;
+  /** One row per resolution row, with every model's forecast and score. */
+  questions: QuestionRow[];
   /** Reliability bins of binary forecasts, per model, ensemble and baseline. */
   calibration: Record<string, ReliabilityBin[]>;
   excluded: Resolution[];
+}
+
+export interface ReferenceInfo {
+  /** The ForecastBench leaderboard whose forecasters and market adjustment were used. */
+  leaderboard: Leaderboard;
+  files: number;
+  forecasters: string[];
+  fitted_on: string[];
+  /** LLM rounds left out of the fit: the model was released a year or more before the round. */
+  too_old: string[];
+  /** LLMs left out of the fit for want of a release date (give --reference-models). */
+  release_date_unknown: string[];
+  market_method: QuestionEffects["marketMethod"];
+  skipped: string[];
 }
 
 const round = (value: number): number => Math.round(value * 1e6) / 1e6;
@@ -47,56 +97,85 @@ const round = (value: number): number => Math.round(value * 1e6) / 1e6;
 function casesFor(
   resolutions: Resolution[],
   items: Map<string, EvalItem>,
-  forecastOf: (item: EvalItem) => Forecast | null,
+  forecastOf: (item: EvalItem, resolution: Resolution) => Forecast | null,
 ): ScoredCase[] {
   return resolutions.flatMap((resolution) => {
     const item = items.get(resolution.itemKey);
-    return item ? [{ item, resolution, forecast: forecastOf(item) }] : [];
+    return item ? [{ item, resolution, forecast: forecastOf(item, resolution) }] : [];
   });
 }
 
-function uniform(item: EvalItem): Forecast | null {
-  if (item.answerType === "binary") return { type: "binary", probability: 0.5 };
-  if (item.answerType === "multiple_choice") {
-    const count = item.options?.length ?? 2;
-    return {
-      type: "multiple_choice",
-      probabilities: Array.from({ length: count }, () => 1 / count),
-    };
-  }
-  return null;
-}
+const BASELINE_DESCRIPTIONS: Record<string, string> = {
+  "always_0.5": "0.5 on every binary question (every option alike on multiple choice)",
+  market_freeze:
+    "market questions: the market's value at the question set's freeze date; dataset questions: 0.5",
+  market_value_on_due_date:
+    "ForecastBench's Imputed Forecaster: the market's value on the forecast due date; dataset questions: 0.5",
+  naive_forecaster:
+    "ForecastBench's Naive Forecaster (its forecast file, else the market's value the day before the due date)",
+};
 
 export function evaluate(
   set: QuestionSet,
   records: Map<string, ForecastRecord[]>,
   aggregate: Aggregate,
   samples: number,
+  reference: Reference | null = null,
+  leaderboard: Leaderboard = "tournament",
 ): Evaluation {
   const items = new Map(set.items.map((item) => [item.key, item]));
   const excluded = new Set(resolvedBeforePrediction(set.resolutions, items));
-  const scorable = set.resolutions.filter((r) => r.resolved && !excluded.has(r));
+  const kept = set.resolutions.filter((r) => !excluded.has(r));
+  const scorable = kept.filter((r) => r.resolved);
+  const effects = reference === null ? null : questionEffects(reference.rows, leaderboard);
+  // One set of bootstrap draws for every forecaster, over the run's ForecastBench questions.
+  const replicates =
+    reference === null || effects === null
+      ? null
+      : adjustedReplicates(
+          reference.rows,
+          effects,
+          benchRows(kept, items, () => null).map((row) => row.pk),
+        );
   const calibration: Record<string, ReliabilityBin[]> = {};
   const scoredByName = new Map<string, Scored>();
 
+  const figures = (forecastOf: (item: EvalItem, r: Resolution) => Forecast | null) => {
+    const rows = benchRows(kept, items, forecastOf);
+    if (rows.length === 0) return null;
+    return {
+      ...benchScores(rows),
+      difficulty_adjusted: effects === null ? null : difficultyAdjusted(rows, effects, replicates),
+    };
+  };
+
   const models: Record<string, ModelScores> = {};
+  const forecastsByModel = new Map<string, Map<string, Forecast | null>>();
   for (const [model, list] of records) {
     const byKey = new Map(list.map((record) => [record.item.key, record]));
-    const scored = scoreCases(
-      casesFor(scorable, items, (item) => byKey.get(item.key)?.forecast ?? null),
-    );
+    forecastsByModel.set(model, new Map(list.map((r) => [r.item.key, r.forecast])));
+    const forecastOf = (item: EvalItem) => byKey.get(item.key)?.forecast ?? null;
+    const scored = scoreCases(casesFor(scorable, items, forecastOf));
     scoredByName.set(model, scored);
     calibration[model] = reliabilityBins(scored.pairs);
     const read = list.filter((record) => record.forecast !== null).length;
+    const firstRead = list.filter((record) => record.readings?.[0] === "first_reply").length;
+    const share = (count: number) => (list.length === 0 ? null : round(count / list.length));
     const scores: ModelScores = {
       ...scored.metrics,
-      parse_rate: list.length === 0 ? null : round(read / list.length),
+      parse_rate: share(read),
+      raw_parse_rate: share(firstRead),
+      re_asked: list.reduce(
+        (sum, record) => sum + (record.readings ?? []).filter((r) => r === "re_asked").length,
+        0,
+      ),
       requests: {
         asked: list.length,
         failed: list.filter((record) => record.error !== null).length,
         refused_for_credits: list.filter((record) => record.statusCode === 402).length,
       },
       cost_usd: round(list.reduce((sum, record) => sum + record.costUsd, 0)),
+      forecastbench: figures(forecastOf),
     };
     if (samples > 1) {
       const asked = list.reduce((sum, record) => sum + record.asked, 0);
@@ -110,36 +189,61 @@ export function evaluate(
     models[model] = scores;
   }
 
-  const always = scoreCases(casesFor(scorable, items, uniform));
-  scoredByName.set("always_0.5", always);
-  calibration["always_0.5"] = reliabilityBins(always.pairs);
-  const marketResolutions = scorable.filter((r) => items.get(r.itemKey)?.marketValue != null);
-  const market = scoreCases(
-    casesFor(marketResolutions, items, (item) =>
-      item.marketValue === null ? null : { type: "binary", probability: item.marketValue },
-    ),
-  );
-  calibration.market_freeze = reliabilityBins(market.pairs);
+  const baselineForecasts: [string, BaselineForecast][] = [
+    ["always_0.5", alwaysHalf],
+    ["market_freeze", marketFreeze],
+    ...(reference === null
+      ? []
+      : ([
+          ["market_value_on_due_date", marketOnDueDate(reference)],
+          ["naive_forecaster", naiveForecaster(reference)],
+        ] as [string, BaselineForecast][])),
+  ];
+  const baselines: Record<string, BaselineScores> = {};
+  for (const [name, forecastOf] of baselineForecasts) {
+    // A baseline is scored where it has a forecast; ForecastBench's figures impute 0.5 elsewhere.
+    const answered = scorable.filter((r) => {
+      const item = items.get(r.itemKey);
+      return item !== undefined && forecastOf(item, r) !== null;
+    });
+    const scored = scoreCases(casesFor(answered, items, forecastOf));
+    scoredByName.set(name, scored);
+    calibration[name] = reliabilityBins(scored.pairs);
+    const bench = figures((item, r) =>
+      name === "market_freeze" && item.marketValue === null
+        ? { type: "binary", probability: 0.5 }
+        : forecastOf(item, r),
+    );
+    baselines[name] = {
+      description: BASELINE_DESCRIPTIONS[name] ?? name,
+      brier: scored.metrics.brier,
+      log_score: scored.metrics.log_score,
+      n: scored.metrics.n,
+      brier_ci: scored.metrics.brier_ci,
+      ...(scored.metrics.multiple_choice
+        ? { multiple_choice: scored.metrics.multiple_choice }
+        : {}),
+      forecastbench: bench === null ? null : withoutImputation(bench),
+    };
+  }
 
   const ensembles: Evaluation["ensembles"] = {};
   const names = [...records.keys()];
+  const ensembleForecasts = new Map<string, Forecast | null>();
   if (names.length >= 2) {
-    const byModel = [...records.values()].map(
-      (list) => new Map(list.map((record) => [record.item.key, record.forecast])),
-    );
-    const ensemble = scoreCases(
-      casesFor(scorable, items, (item) =>
-        aggregateForecasts(
-          byModel.flatMap((forecasts) => {
-            const forecast = forecasts.get(item.key);
-            return forecast ? [forecast] : [];
-          }),
-          aggregate,
-        ),
-      ),
-    );
+    const ensembleOf = (item: EvalItem) => {
+      if (!ensembleForecasts.has(item.key)) {
+        const members = [...forecastsByModel.values()].flatMap((forecasts) => {
+          const forecast = forecasts.get(item.key);
+          return forecast ? [forecast] : [];
+        });
+        ensembleForecasts.set(item.key, aggregateForecasts(members, aggregate));
+      }
+      return ensembleForecasts.get(item.key) ?? null;
+    };
+    const ensemble = scoreCases(casesFor(scorable, items, ensembleOf));
     const name = `ensemble_${aggregate}`;
-    ensembles[name] = { ...ensemble.metrics, members: names };
+    ensembles[name] = { ...ensemble.metrics, members: names, forecastbench: figures(ensembleOf) };
     calibration[name] = reliabilityBins(ensemble.pairs);
   }
 
@@ -154,23 +258,7 @@ export function evaluate(
 
   return {
     models,
-    baselines: {
-      "always_0.5": {
-        brier: always.metrics.brier,
-        log_score: always.metrics.log_score,
-        n: always.metrics.n,
-        brier_ci: always.metrics.brier_ci,
-        ...(always.metrics.multiple_choice
-          ? { multiple_choice: always.metrics.multiple_choice }
-          : {}),
-      },
-      market_freeze: {
-        brier: market.metrics.brier,
-        log_score: market.metrics.log_score,
-        n: market.metrics.n,
-        brier_ci: market.metrics.brier_ci,
-      },
-    },
+    baselines,
     ensembles,
     paired_differences: paired,
     cases: {
@@ -178,7 +266,32 @@ export function evaluate(
       unresolved: set.resolutions.filter((r) => !r.resolved).length,
       resolved_before_prediction_date: excluded.size,
     },
+    reference:
+      reference === null || effects === null
+        ? null
+        : {
+            leaderboard: effects.leaderboard,
+            files: reference.files,
+            forecasters: reference.forecasters,
+            fitted_on: effects.fittedOn,
+            too_old: effects.tooOld,
+            release_date_unknown: effects.releaseDateUnknown,
+            market_method: effects.marketMethod,
+            skipped: reference.skipped,
+          },
+    questions: questionRows(kept, items, records),
     calibration,
     excluded: [...excluded],
+  };
+}
+
+function withoutImputation(
+  figures: ForecastBenchFigures,
+): Omit<ForecastBenchFigures, "imputation"> {
+  return {
+    dataset: figures.dataset,
+    market: figures.market,
+    overall: figures.overall,
+    difficulty_adjusted: figures.difficulty_adjusted,
   };
 }

@@ -1,4 +1,7 @@
+import { laterMention } from "../research/dates/grammar.js";
+import { decodedUrl, shownText } from "../research/shown-text.js";
 import type { ForecastRecord } from "./results/records.js";
+import type { Citation } from "./results/replies.js";
 import type { EvalItem, Resolution } from "./types.js";
 
 /**
@@ -168,27 +171,45 @@ function citationDate(url: string, dates: string[]): string | null {
   return match ? `${match[1]}-${match[2]}-${match[3]}` : null;
 }
 
+/**
+ * Every source's dates at or before the as-of date of the request that was given it, and, unless
+ * the endpoint calls its text trusted, no later time named in its title or address (read by the
+ * same grammar as Sibyl's guard). A leak fails the run.
+ */
 export function auditCitations(records: ForecastRecord[]): CitationAudit {
   const audit: CitationAudit = { citations: 0, dated: 0, leaks: 0, examples: [] };
   for (const record of records) {
+    const asOf = instantOf(record.item.predictionDate);
     for (const citation of record.citations) {
       audit.citations += 1;
       const date = citationDate(citation.url, citation.dates);
-      if (date === null) continue;
-      audit.dated += 1;
-      if (dayOf(date) > dayOf(record.item.predictionDate)) {
-        audit.leaks += 1;
-        if (audit.examples.length < MAX_EXAMPLES) {
-          audit.examples.push({
-            model: record.model,
-            key: record.item.key,
-            url: citation.url,
-            date,
-            prediction_date: record.item.predictionDate,
-          });
-        }
+      if (date !== null) audit.dated += 1;
+      const later =
+        citation.dates.find((given) => dayOf(given) > dayOf(record.item.predictionDate)) ??
+        (date !== null && dayOf(date) > dayOf(record.item.predictionDate) ? date : null) ??
+        (citation.trust === "trusted" || Number.isNaN(asOf)
+          ? null
+          : shownLaterTime(citation, new Date(asOf)));
+      if (later === null) continue;
+      audit.leaks += 1;
+      if (audit.examples.length < MAX_EXAMPLES) {
+        audit.examples.push({
+          model: record.model,
+          key: record.item.key,
+          url: citation.url,
+          date: later,
+          prediction_date: record.item.predictionDate,
+        });
       }
     }
   }
   return audit;
+}
+
+/** A later time the source's title or address names, as the guard reads them. */
+function shownLaterTime(citation: Citation, asOf: Date): string | null {
+  const dated = citation.dates.map(instantOf).find((time) => !Number.isNaN(time));
+  const documentDate = dated === undefined ? asOf : new Date(dated);
+  const text = `${citation.title ?? ""}\n${citation.url}\n${decodedUrl(citation.url)}`;
+  return laterMention(shownText(text), documentDate, asOf)?.text ?? null;
 }

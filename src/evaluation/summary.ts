@@ -1,8 +1,13 @@
 import type { Evaluation } from "./evaluate.js";
+import { IMPUTED_CUTOFF_PCT } from "./forecastbench/scores.js";
+import type { HeldOutCalibration } from "./held-out-calibration.js";
 import type { CitationAudit, CutoffWarning, RequestAudit } from "./leak-check.js";
+import { LOG_EPSILON } from "./scoring/rules.js";
 import type { Aggregate, QuestionSet, SkippedCounts } from "./types.js";
 
 export interface RunInfo {
+  /** One run: every upload of a resumed or re-reported run carries the same id. */
+  run_id: string;
   endpoint: string;
   models: string[];
   samples: number;
@@ -21,13 +26,45 @@ export interface LeakCheck {
   research: CitationAudit | null;
 }
 
+interface WithBrier {
+  brier: number | null;
+  brier_ci: [number, number] | null;
+}
+
+/**
+ * Scores with the mean Brier over every resolved binary case named `pooled_brier`: it is not
+ * ForecastBench's overall, which weighs dataset and market questions equally.
+ */
+export type Pooled<Scores extends WithBrier> = Omit<Scores, "brier" | "brier_ci"> & {
+  pooled_brier: number | null;
+  pooled_brier_ci: [number, number] | null;
+};
+
+function pooled<Scores extends WithBrier>(
+  entries: Record<string, Scores>,
+): Record<string, Pooled<Scores>> {
+  return Object.fromEntries(
+    Object.entries(entries).map(([name, { brier, brier_ci, ...rest }]) => [
+      name,
+      { pooled_brier: brier, pooled_brier_ci: brier_ci, ...rest },
+    ]),
+  );
+}
+
 /** summary.json */
 export interface Summary {
-  models: Evaluation["models"];
-  baselines: Evaluation["baselines"];
-  ensembles: Evaluation["ensembles"];
+  models: Record<string, Pooled<Evaluation["models"][string]>>;
+  baselines: Record<string, Pooled<Evaluation["baselines"][string]>>;
+  ensembles: Record<string, Pooled<Evaluation["ensembles"][string]>>;
   paired_differences: Evaluation["paired_differences"];
   cases: Evaluation["cases"];
+  /** ForecastBench's 5% rule: the forecasters with more imputed forecasts than it allows. */
+  imputation_rule: { cutoff_pct: number; over_cutoff: string[] };
+  reference: Evaluation["reference"];
+  /** How the figures are computed, in words. */
+  scoring: Record<string, string>;
+  /** One row per question and resolution date, with each model's forecast and score. */
+  questions: Evaluation["questions"];
   leak_check: LeakCheck;
   question_set: {
     format: QuestionSet["format"];
@@ -40,6 +77,8 @@ export interface Summary {
   };
   run: RunInfo;
   warnings: string[];
+  /** With --calibrate: maps fitted on half the questions, scored on the other half. */
+  held_out_calibration?: HeldOutCalibration;
 }
 
 export interface SummaryInput {
@@ -84,12 +123,28 @@ export function buildSummary(input: SummaryInput): Summary {
       : []),
   ];
   const questions = new Set(set.items.map((item) => `${item.source}/${item.questionId}`)).size;
+  const overCutoff = Object.entries(evaluation.models).filter(
+    ([, scores]) => scores.forecastbench?.imputation.over_cutoff === true,
+  );
+  warnings.unshift(
+    ...overCutoff.map(([model, scores]) => {
+      const check = scores.forecastbench?.imputation;
+      return `${model}: ${check?.overall_pct ?? 0}% of its forecasts are imputed (market ${check?.market_pct ?? "–"}%, dataset ${check?.dataset_pct ?? "–"}%), over ForecastBench's ${IMPUTED_CUTOFF_PCT}%: ForecastBench would leave it off its leaderboard.`;
+    }),
+  );
   return {
-    models: evaluation.models,
-    baselines: evaluation.baselines,
-    ensembles: evaluation.ensembles,
+    models: pooled(evaluation.models),
+    baselines: pooled(evaluation.baselines),
+    ensembles: pooled(evaluation.ensembles),
     paired_differences: evaluation.paired_differences,
     cases: evaluation.cases,
+    imputation_rule: {
+      cutoff_pct: IMPUTED_CUTOFF_PCT,
+      over_cutoff: overCutoff.map(([model]) => model),
+    },
+    reference: evaluation.reference,
+    scoring: SCORING_NOTES,
+    questions: evaluation.questions,
     leak_check: {
       ok,
       statement:
@@ -115,3 +170,20 @@ export function buildSummary(input: SummaryInput): Summary {
     warnings,
   };
 }
+
+const SCORING_NOTES: Record<string, string> = {
+  forecasts:
+    "Scored as the model gave them; a probability is never clamped or rounded before scoring.",
+  log_score: `Natural log of the probability given to what happened; inside the log only, probabilities are kept within [${LOG_EPSILON}, ${1 - LOG_EPSILON}], so one certain miss scores ln ${LOG_EPSILON}.`,
+  pooled_brier:
+    "models.*.pooled_brier (and of ensembles and baselines): the mean Brier over every resolved binary case, dataset and market alike (dataset questions, asked once per resolution date, weigh most).",
+  forecastbench:
+    "models.*.forecastbench: ForecastBench's leaderboard figures: the mean Brier of resolved dataset questions, of resolved market questions, and overall = their mean; intervals resample questions within each due date and source (1000 draws).",
+  difficulty_adjusted:
+    "With --reference: question effects from a two-way fixed-effects fit (brier ~ question + forecaster) on the chosen leaderboard's ForecastBench forecasters, less the baselines, and of its LLM runs only rounds less than 365 days after the model's release; market effects are the Imputed Forecaster's Brier on the tournament leaderboard, fixed effects on the baseline one. Score = mean(Brier − effect), shifted so that Always 0.5 scores 0.25; Brier Index = (1 − √score) × 100. Intervals: questions resampled within due date and source, effects fitted again in each of 1000 draws.",
+  imputation: `Unreadable binary forecasts are scored as 0.5 and counted; ForecastBench drops a forecaster with more than ${IMPUTED_CUTOFF_PCT}% imputed over all its rows, its market rows or its dataset rows.`,
+  parse_rate:
+    "raw_parse_rate: answers read from the model's first reply; parse_rate: read after the endpoint's re-asks (re_asked counts them). A refusal is unread.",
+  scaled_crps:
+    "Continuous: CRPS of the normal forecast, and scaled_crps = CRPS / |outcome| (1 for an outcome of 0), free of the question's units.",
+};

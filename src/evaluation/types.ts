@@ -68,5 +68,4 @@ export interface QuestionSet {
   notes: string[];
 }
 
-export const AGGREGATES = ["median", "mean", "logit_mean", "trimmed_mean"] as const;
-export type Aggregate = (typeof AGGREGATES)[number];
+export { AGGREGATES, type Aggregate } from "../forecast/aggregation/combine.js";

@@ -32,7 +32,9 @@ const UploadedSummarySchema = Type.Object({
     Type.String(),
     Type.Object({
       n: Type.Integer({ minimum: 0 }),
-      brier: Score,
+      // `pooled_brier` since the figures of ForecastBench came beside it; older summaries: `brier`.
+      pooled_brier: Type.Optional(Score),
+      brier: Type.Optional(Score),
       log_score: Score,
       parse_rate: Type.Optional(Score),
     }),
@@ -102,6 +104,11 @@ function parseSummary(content: string): UploadedSummary {
   if (!Value.Check(UploadedSummarySchema, parsed)) {
     const first = Value.Errors(UploadedSummarySchema, parsed).First();
     throw invalidSummary(`${first?.path || "the document"} ${first?.message ?? "is malformed"}`);
+  }
+  for (const [model, scores] of Object.entries(parsed.models)) {
+    if (scores.pooled_brier === undefined && scores.brier === undefined) {
+      throw invalidSummary(`/models/${model} has no pooled_brier`);
+    }
   }
   return parsed;
 }

@@ -1,31 +1,10 @@
-import type { FilePurpose, FileStatus, FilesTable } from "../db/schema.js";
+import type { Static } from "@sinclair/typebox";
+import type { FilesTable } from "../db/schema.js";
+import type { FileDeletedSchema, FileListSchema, FileObjectSchema } from "./file-object-schema.js";
 
-/** Interface 2.12. */
-export interface FileObject {
-  id: string;
-  object: "file";
-  bytes: number;
-  created_at: number;
-  filename: string;
-  purpose: FilePurpose;
-  status: FileStatus;
-  expires_at: number | null;
-  status_details: string | null;
-}
-
-export interface FileList {
-  object: "list";
-  data: FileObject[];
-  first_id: string | null;
-  last_id: string | null;
-  has_more: boolean;
-}
-
-export interface FileDeleted {
-  id: string;
-  object: "file";
-  deleted: true;
-}
+export type FileObject = Static<typeof FileObjectSchema>;
+export type FileList = Static<typeof FileListSchema>;
+export type FileDeleted = Static<typeof FileDeletedSchema>;
 
 export type FileRow = Omit<FilesTable, "seq">;
 

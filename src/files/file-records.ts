@@ -63,21 +63,6 @@ export async function listFiles(db: Db, query: FilePageQuery): Promise<FileRow[]
     .execute();
 }
 
-export async function fileSeq(
-  db: Db,
-  organizationId: string,
-  id: string,
-): Promise<number | undefined> {
-  if (!isWellFormedId(id)) return undefined;
-  const row = await db.query
-    .selectFrom("files")
-    .select("seq")
-    .where("id", "=", id)
-    .where("organization_id", "=", organizationId)
-    .executeTakeFirst();
-  return row?.seq;
-}
-
 /** Removes the row; true when this call removed it. */
 export async function deleteFileRow(db: Db, organizationId: string, id: string): Promise<boolean> {
   if (!isWellFormedId(id)) return false;

@@ -1,5 +1,6 @@
 import { pipeline, type Readable, Transform } from "node:stream";
 import type { Db } from "../db/database.js";
+import { cursorSeq, listPage } from "../db/list-pages.js";
 import type { FilePurpose } from "../db/schema.js";
 import { invalidRequest, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
@@ -22,7 +23,6 @@ import {
   deleteExpiredFileRow,
   deleteFileRow,
   expiredFileIds,
-  fileSeq,
   findFile,
   insertFile,
   listFiles,
@@ -61,7 +61,7 @@ export interface FilesOptions {
 /** Errors reach the store through the last stream of each pipeline; nothing more to do here. */
 const ignoreError = () => undefined;
 
-/** The Files API (interface 2.12, 2.13): uploads streamed to the blob store, scoped per organization. */
+/** The Files API: uploads streamed to the blob store, listed, read and deleted per organization. */
 export class Files {
   private readonly maxBytes: number;
   private readonly orphanGraceMs: number;
@@ -158,8 +158,7 @@ export class Files {
   }
 
   async list(organizationId: string, query: FileListQuery): Promise<FileList> {
-    const afterSeq = query.after ? await fileSeq(this.db, organizationId, query.after) : undefined;
-    if (query.after && afterSeq === undefined) throw notFound("file", query.after, "after");
+    const afterSeq = await cursorSeq(this.db, "files", organizationId, query.after);
     const rows = await listFiles(this.db, {
       organizationId,
       now: unixSeconds(this.clock),
@@ -168,14 +167,7 @@ export class Files {
       limit: query.limit,
       order: query.order,
     });
-    const data = rows.slice(0, query.limit).map(toFileObject);
-    return {
-      object: "list",
-      data,
-      first_id: data[0]?.id ?? null,
-      last_id: data.at(-1)?.id ?? null,
-      has_more: rows.length > query.limit,
-    };
+    return listPage(rows.slice(0, query.limit).map(toFileObject), rows.length > query.limit);
   }
 
   /** The file's bytes as a stream. */

@@ -12,7 +12,7 @@ export interface UploadFields {
   expiresAfterSeconds: number | null;
 }
 
-/** Checks the text fields of an upload form (interface 2.13). */
+/** Checks the text fields of an upload form: purpose, and the optional expiry policy. */
 export function parseUploadFields(fields: ReadonlyMap<string, string>): UploadFields {
   const purpose = fields.get("purpose");
   if (purpose === undefined) {

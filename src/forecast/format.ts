@@ -1,5 +1,5 @@
-import { formatNumber, formatRounded } from "./numbers.js";
-import { type ForecastAnswer, MAX_PROBABILITY, MIN_PROBABILITY, type OptionMap } from "./types.js";
+import { formatNumber } from "./numbers.js";
+import type { ForecastAnswer, OptionMap } from "./types.js";
 
 const CHOICE_DECIMALS = 4;
 const CHOICE_UNITS = 10 ** CHOICE_DECIMALS;
@@ -26,10 +26,9 @@ function tagSafeJson(value: unknown): string {
 
 function tagContent(answer: ForecastAnswer): string {
   switch (answer.type) {
-    case "binary": {
-      const clamped = Math.min(MAX_PROBABILITY, Math.max(MIN_PROBABILITY, answer.probability));
-      return formatRounded(clamped, 4);
-    }
+    case "binary":
+      // The probability the model gave, as given: neither clamped nor rounded.
+      return formatNumber(answer.probability);
     case "multiple_choice":
       return tagSafeJson(roundedChoices(answer.probabilities));
     case "continuous":

@@ -34,7 +34,7 @@ export function scaleOfWord(word: string): number | undefined {
 // Groups by number, not name (a named match allocates an object of its groups, and a long reply
 // holds hundreds of numbers): 1 the whole number, 2 sign, 3 currency, 4 digits, 5 exponent,
 // 6 percent, 7 short unit ("bn"), 8 long unit ("billion").
-const NUMBER = String.raw`(?<![\w.])(?<![A-Za-z]-)(([-−]?)([$€£]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE]([-+]?\d+))?(?:(\s*%|\s*per\s?cent\b)|(k|K|M|mn|bn|B|T)(?!\w)|\s+(thousand|million|billion|trillion)\b)?)`;
+const NUMBER = String.raw`(?<![\w.])(?<![A-Za-z]-)(([-−]?)([$€£]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE]([-+]?\d+))?(?:(\s*%|\s*per\s?cent\b)|(k|K|M|mn|bn|tn|B|T)(?!\w)|\s+(thousand|million|billion|trillion)\b)?)`;
 
 // Hedges that may stand between a label and its figure ("Probability: about 62%").
 const HEDGE = String.raw`(?:[\s*~≈]|(?:about|around|approximately|approx\.|roughly|nearly|circa)(?=\s))*`;
@@ -67,10 +67,18 @@ function tokenFrom(match: RegExpExecArray, text: string): NumberToken | null {
   return {
     value,
     percent: percent !== undefined,
-    bareInteger: /^\d+$/.test(written),
+    bareInteger: isDigits(written),
     start: end - written.length,
     end,
   };
+}
+
+function isDigits(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  return text.length > 0;
 }
 
 function isAsciiLetter(code: number): boolean {
@@ -119,11 +127,15 @@ export function isYearLike(token: NumberToken): boolean {
 
 const MONTH =
   "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
+// A date's parts stand on one line: "in March.\n\n10th percentile: 2.1M" holds no date.
 const DATES = [
   /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?\b/g,
   /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
-  new RegExp(String.raw`\b${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?`, "g"),
-  new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}\b(?:,?\s+\d{4}\b)?`, "g"),
+  new RegExp(String.raw`\b${MONTH}\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?\b(?:,?[ \t]+\d{4}\b)?`, "g"),
+  new RegExp(
+    String.raw`\b\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?${MONTH}\b(?:,?[ \t]+\d{4}\b)?`,
+    "g",
+  ),
 ];
 
 /** `text` with calendar dates blanked out (same length, so positions still line up). */

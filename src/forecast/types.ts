@@ -21,7 +21,3 @@ export type ForecastAnswer =
   | { type: "continuous"; mean: number; standardDeviation: number }
   | { type: "continuous_value_only"; value: number }
   | { type: "free_response"; text: string };
-
-/** Binary probabilities are kept off 0 and 1: certainty is never a forecast. */
-export const MIN_PROBABILITY = 0.001;
-export const MAX_PROBABILITY = 0.999;

@@ -18,5 +18,6 @@ export async function admitCaller(
     organizationId: principal.organizationId,
     apiKey: callerKey(principal),
     signal: clientGone(request),
+    requestId: request.id,
   };
 }

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiKeys, KeyHolder, KeyRefusal } from "../auth/api-keys.js";
 import { ServiceError } from "../errors.js";
+import { isPaymentAuthorization } from "../payments/credential.js";
+import type { Topups } from "../payments/topups.js";
+import { redeemOnRetry } from "./paid-retry.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -35,12 +38,32 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** Bearer authentication for every route of the scope unless its config says `public`. */
-export function registerBearerAuth(app: FastifyInstance, keys: ApiKeys): void {
-  app.addHook("onRequest", async (request) => {
+/**
+ * Bearer authentication for every route of the scope unless its config says `public`. On a server
+ * that takes payments, `Authorization: Payment <credential>` with the key in `X-API-Key` refills
+ * the key's organization before the request runs (the retry of a 402 by an MPP client).
+ */
+export function registerBearerAuth(
+  app: FastifyInstance,
+  keys: ApiKeys,
+  topups: Topups | null = null,
+): void {
+  app.addHook("onRequest", async (request, reply) => {
     if (request.routeOptions.config.public) return;
-    if (!request.headers.authorization) {
+    const { authorization } = request.headers;
+    if (!authorization) {
       throw unauthorized("Missing API key: send 'Authorization: Bearer sk_…'.");
+    }
+    if (topups && isPaymentAuthorization(authorization)) {
+      const apiKey = request.headers["x-api-key"];
+      if (typeof apiKey !== "string") {
+        throw unauthorized("A Payment credential in Authorization needs the API key in X-API-Key.");
+      }
+      const check = await keys.check(apiKey.trim());
+      if (!("holder" in check)) throw refusal(check.refused);
+      request.principal = check.holder;
+      const paid = await redeemOnRetry(topups, authorization, check.holder, request, reply);
+      return paid ? undefined : reply;
     }
     const token = bearerToken(request);
     if (!token) throw unauthorized("Malformed Authorization header: expected 'Bearer sk_…'.");
@@ -62,12 +85,12 @@ export function callerKey(holder: KeyHolder): { id: string; spendLimited: boolea
 }
 
 /** The caller, who must hold an `admin` key: 403 for an `inference` key. */
-export function adminOf(request: FastifyRequest): KeyHolder {
+export function adminOf(request: FastifyRequest, task = "managing keys"): KeyHolder {
   const holder = principalOf(request);
   if (holder.scope !== "admin") {
     throw new ServiceError(
       "forbidden",
-      "This API key has the 'inference' scope; managing keys needs a key with the 'admin' scope.",
+      `This API key has the 'inference' scope; ${task} needs a key with the 'admin' scope.`,
       { code: "insufficient_scope" },
     );
   }

@@ -31,7 +31,31 @@ function failureOf(error: ConnectionError): ServiceError {
   }
 }
 
-function rawResponse({ status, headers, body }: ResolvedError, requestId: string): string {
+/**
+ * Whether the failed request is a HEAD, read from the bytes Node was parsing: the start of the
+ * packet or what follows the last complete head in it (requests may be pipelined). An answer to
+ * HEAD carries no body; a client reads any it gets as garbage before the next response.
+ */
+function failedRequestIsHead(error: ConnectionError): boolean {
+  const packet = (error as ConnectionError & { rawPacket?: Buffer }).rawPacket;
+  if (!packet) return false;
+  const lastHeadEnd = packet.lastIndexOf("\r\n\r\n");
+  const start = lastHeadEnd === -1 ? 0 : lastHeadEnd + 4;
+  // A head cut inside the packet ends it; the failed request is the one before.
+  const requestStart = start === packet.length ? previousRequestStart(packet, lastHeadEnd) : start;
+  return packet.toString("latin1", requestStart, requestStart + 5) === "HEAD ";
+}
+
+function previousRequestStart(packet: Buffer, headEnd: number): number {
+  const before = packet.lastIndexOf("\r\n\r\n", headEnd - 1);
+  return before === -1 ? 0 : before + 4;
+}
+
+function rawResponse(
+  { status, headers, body }: ResolvedError,
+  requestId: string,
+  withBody: boolean,
+): string {
   const json = JSON.stringify(body);
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
@@ -41,7 +65,7 @@ function rawResponse({ status, headers, body }: ResolvedError, requestId: string
     "Connection: close",
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
-  return `${lines.join("\r\n")}\r\n\r\n${json}`;
+  return `${lines.join("\r\n")}\r\n\r\n${withBody ? json : ""}`;
 }
 
 /** Connections whose error answer is written or waiting: Node may report one more than once. */
@@ -107,6 +131,10 @@ export function answerClientError(
   const requestId = newId("req_", 20);
   // The error carries the raw request bytes, credentials included: log its code only.
   this.log.debug({ reqId: requestId, code: error.code }, "client error");
-  const answer = rawResponse(fromServiceError(failureOf(error)), requestId);
+  const answer = rawResponse(
+    fromServiceError(failureOf(error)),
+    requestId,
+    !failedRequestIsHead(error),
+  );
   afterResponsesInFlight(socket, () => closeWith(socket, answer));
 }

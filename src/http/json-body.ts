@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { ServiceError } from "../errors.js";
+import { findJsonSyntaxProblem } from "./json-syntax.js";
+import { exceedsValueBudget, MAX_JSON_VALUES, tooManyValues } from "./json-value-budget.js";
 import { InvalidJsonError } from "./validation.js";
 
 /**
@@ -16,25 +18,45 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number):
         done(null, undefined);
         return;
       }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch (error) {
-        const message = (error as Error).message;
-        done(new InvalidJsonError(message, errorPosition(message, body)), undefined);
+      if (exceedsValueBudget(body, MAX_JSON_VALUES)) {
+        done(tooManyValues(), undefined);
         return;
       }
-      done(unsafeStructure(parsed), parsed);
+      if (body.length <= YIELD_AFTER_CHARACTERS) {
+        parse(body, done);
+        return;
+      }
+      // A large body's receipt and scan, its parse, and what follows it (validation, counting,
+      // the model call) each get a turn of their own, so no two of them hold the event loop
+      // together.
+      setImmediate(() => parse(body, (failure, parsed) => setImmediate(done, failure, parsed)));
     },
   );
 }
 
-/** V8 names the position for most syntax errors; a truncated body ends where the text does. */
-function errorPosition(message: string, body: string): number {
-  const stated = /position (\d+)/.exec(message)?.[1];
-  if (stated !== undefined) return Number(stated);
-  return /end of JSON input/.test(message) ? body.length : 0;
+type ParseDone = (failure: Error | null, parsed: unknown) => void;
+
+function parse(body: string, done: ParseDone): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (error) {
+    done(invalidJson(body, error as Error), undefined);
+    return;
+  }
+  done(unsafeStructure(parsed), parsed);
 }
+
+/** Where and why the body is not JSON, from our own scan (V8's wording varies by version). */
+function invalidJson(body: string, error: Error): InvalidJsonError {
+  const found = findJsonSyntaxProblem(body);
+  // JSON.parse and the scan disagree only on a bug in the scan: V8's message still helps.
+  const problem = found ?? { offset: 0, line: 1, column: 1, problem: error.message };
+  return new InvalidJsonError(problem);
+}
+
+/** Bodies received, scanned and parsed in a few milliseconds go on at once. */
+const YIELD_AFTER_CHARACTERS = 1_000_000;
 
 /** Real requests nest a few levels; JSON.stringify overflows the stack a few thousand deep. */
 const MAX_DEPTH = 256;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, Histogram, type Registry } from "prom-client";
 import { EventLoopLag } from "../observability/event-loop-lag.js";
 
@@ -34,11 +34,16 @@ export class HttpMetrics {
     app.addHook("onClose", async () => this.eventLoopLag.stop());
     // Callback style: an async hook would cost every request a promise and a microtask.
     app.addHook("onResponse", (request, reply, done) => {
-      const method = request.method;
-      const route = request.routeOptions.url ?? "unmatched";
-      this.requests.inc({ method, route, status: String(reply.statusCode) });
-      this.latency.observe({ method, route }, reply.elapsedTime / 1000);
+      this.record(request, reply);
       done();
     });
+  }
+
+  /** Counts one response and its latency. */
+  record(request: FastifyRequest, reply: FastifyReply): void {
+    const method = request.method;
+    const route = request.routeOptions.url ?? "unmatched";
+    this.requests.inc({ method, route, status: String(reply.statusCode) });
+    this.latency.observe({ method, route }, reply.elapsedTime / 1000);
   }
 }

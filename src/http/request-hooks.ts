@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorBody } from "./errors.js";
 import { redactUrl } from "./redact-url.js";
 import { unknownTransferCoding } from "./transfer-coding.js";
@@ -54,19 +54,23 @@ export function registerRequestHooks(app: FastifyInstance): void {
     done(unknownTransferCoding(request) ?? undefined);
   });
   app.addHook("onResponse", (request, reply, done) => {
-    if (LOGS_INFO.has(request.log.level)) {
-      request.log.info(
-        {
-          method: request.method,
-          url: redactUrl(request.url),
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 100) / 100,
-          organization: request.principal?.organizationId,
-        },
-        "request completed",
-      );
-    }
+    writeAccessLine(request, reply);
     if (closing) app.server.closeIdleConnections();
     done();
   });
+}
+
+/** The one access line of a request, at info level. */
+export function writeAccessLine(request: FastifyRequest, reply: FastifyReply): void {
+  if (!LOGS_INFO.has(request.log.level)) return;
+  request.log.info(
+    {
+      method: request.method,
+      url: redactUrl(request.url),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+      organization: request.principal?.organizationId,
+    },
+    "request completed",
+  );
 }

@@ -5,6 +5,7 @@ import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import { UNLISTED_PROBLEMS, type ValidationDetail } from "../error-responses.js";
 import { type BoundedValidator, boundedValidator, CHECKING_STOPPED } from "./bounded-validator.js";
 import { echoedInput } from "./echoed-input.js";
+import type { JsonSyntaxProblem } from "./json-syntax.js";
 
 export type { ValidationDetail };
 
@@ -281,12 +282,12 @@ function bound(
 
 /** A request body that is not JSON; reported as FastAPI's `json_invalid`. */
 export class InvalidJsonError extends Error {
-  constructor(
-    message: string,
-    readonly position: number,
-  ) {
-    super(message);
+  readonly position: number;
+
+  constructor(readonly where: JsonSyntaxProblem) {
+    super(`${where.problem} at line ${where.line}, column ${where.column}`);
     this.name = "InvalidJsonError";
+    this.position = where.offset;
   }
 
   toDetail(): ValidationDetail {
@@ -295,7 +296,7 @@ export class InvalidJsonError extends Error {
       msg: "JSON decode error",
       type: "json_invalid",
       input: {},
-      ctx: { error: this.message },
+      ctx: { error: this.where.problem, line: this.where.line, column: this.where.column },
     };
   }
 }

@@ -36,9 +36,17 @@ export interface ForecastHint {
   options?: OptionMap;
 }
 
+/** Output constrained to a JSON Schema, as OpenAI-compatible servers take `response_format`. */
+export interface ResponseFormat {
+  type: "json_schema";
+  json_schema: { name: string; strict: boolean; schema: Record<string, unknown> };
+}
+
 export interface InferenceRequest {
   input: InferenceInput;
   params: SamplingParams;
+  /** Sent as `response_format`; only to servers configured to support it. */
+  responseFormat?: ResponseFormat;
   forecastHint?: ForecastHint;
   /** Aborting it stops the upstream request (client went away, batch cancelled). */
   signal?: AbortSignal;
@@ -77,4 +85,9 @@ export interface InferenceProvider {
   complete(request: InferenceRequest): Promise<InferenceResult>;
   /** Resolves once the upstream accepted the request (status 200), so failures before any byte can still be retried or reported as HTTP errors. */
   stream(request: InferenceRequest): Promise<AsyncIterable<StreamEvent>>;
+  /**
+   * Asked again, it replies alike (the built-in baseline): a reply without an answer is not
+   * worth a repair call.
+   */
+  readonly repliesAlike?: boolean;
 }

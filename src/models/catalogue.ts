@@ -1,8 +1,8 @@
-import { parseTokenPrice, type TokenPrice } from "../billing/money.js";
 import type { ModelConfig } from "../config/index.js";
 import { ServiceError } from "../errors.js";
+import { parseTokenPrice, type TokenPrice } from "../util/money.js";
 
-/** The public description of a model (interface 2.10). */
+/** The public description of a model, as `/v1/models` lists it. */
 export interface ModelObject {
   id: string;
   object: "model";

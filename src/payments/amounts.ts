@@ -12,6 +12,21 @@ export function centsToBaseUnits(cents: number, decimals: number): bigint {
   return BigInt(cents) * 10n ** BigInt(decimals - 2);
 }
 
+/** Whole cents from a token's base units; null for a fraction of a cent or a malformed amount. */
+export function baseUnitsToCents(amount: unknown, decimals: number): number | null {
+  if (typeof amount !== "string" || !/^[0-9]{1,30}$/.test(amount)) return null;
+  const unit = 10n ** BigInt(decimals - 2);
+  const units = BigInt(amount);
+  if (units % unit !== 0n) return null;
+  const cents = units / unit;
+  return cents <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(cents) : null;
+}
+
+/** The cents that hold `nanos`, rounded up. */
+export function nanosToCentsUp(nanos: number): number {
+  return Math.ceil(nanos / NANOS_PER_CENT);
+}
+
 /** "$5.00". */
 export function dollarText(cents: number): string {
   const whole = Math.floor(cents / 100).toLocaleString("en-US");

@@ -65,9 +65,11 @@ export class ChallengeSigner {
   }
 }
 
-/** The `WWW-Authenticate` value of one challenge. */
-export function challengeHeader(challenge: Challenge): string {
-  const params: [string, string][] = [
+/** The `WWW-Authenticate` value of one challenge (absent optional parameters left out). */
+export function challengeHeader(
+  challenge: BoundFields & { id: string; description?: string | undefined },
+): string {
+  const params: [string, string | undefined][] = [
     ["id", challenge.id],
     ["realm", challenge.realm],
     ["method", challenge.method],
@@ -75,9 +77,11 @@ export function challengeHeader(challenge: Challenge): string {
     ["request", challenge.request],
     ["description", challenge.description],
     ["expires", challenge.expires],
+    ["digest", challenge.digest],
     ["opaque", challenge.opaque],
   ];
-  return `Payment ${params.map(([name, value]) => `${name}="${quoted(value)}"`).join(", ")}`;
+  const present = params.filter((param): param is [string, string] => param[1] !== undefined);
+  return `Payment ${present.map(([name, value]) => `${name}="${quoted(value)}"`).join(", ")}`;
 }
 
 /** A quoted-string body (RFC 9110): backslash and double quote escaped. */

@@ -1,18 +1,6 @@
+import type { EchoedChallenge } from "./echoed-challenge.js";
 import { decodeJson } from "./jcs.js";
 import { PaymentProblem } from "./problems.js";
-
-/** The challenge parameters a credential echoes back. */
-export interface EchoedChallenge {
-  id: string;
-  realm: string;
-  method: string;
-  intent: string;
-  request: string;
-  expires?: string;
-  description?: string;
-  digest?: string;
-  opaque?: string;
-}
 
 /** `Authorization: Payment <base64url JSON>`, decoded and shape-checked. */
 export interface Credential {

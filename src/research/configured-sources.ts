@@ -1,6 +1,6 @@
-import { usdToNanos } from "../billing/money.js";
 import type { Config } from "../config/index.js";
 import { ConfigError } from "../config/index.js";
+import { usdToNanos } from "../util/money.js";
 import type { HttpProviderEntry } from "./providers/catalogue.js";
 import { type ResearchSource, ResearchSourceError } from "./source.js";
 

@@ -3,10 +3,16 @@ import type { ServiceMetrics } from "../observability/metrics.js";
 import { whenAborted } from "../util/abort-listeners.js";
 import type { Clock } from "../util/clock.js";
 import type { ConfiguredSource, SourceName } from "./configured-sources.js";
-import { type Citation, researchContext } from "./context.js";
-import { boundResult, leakVerdict } from "./leak-guard.js";
+import { type FoundResult, type GivenSource, researchContext } from "./context.js";
+import {
+  boundResult,
+  type DropReason,
+  datesVerdict,
+  type LeakVerdict,
+  shownVerdict,
+} from "./leak-guard.js";
 import { urlKey } from "./normalize-url.js";
-import { ResultCache } from "./result-cache.js";
+import { ResultCache, type SourceAnswer } from "./result-cache.js";
 import { type ResearchResult, ResearchSourceError } from "./source.js";
 
 /** The part of a pino logger research uses. */
@@ -27,7 +33,7 @@ export interface ResearchRequest {
   signal?: AbortSignal;
 }
 
-/** A source that answered: one billable research event. */
+/** A source that delivered at least one result to the model: one billable research event. */
 export interface ResearchEvent {
   source: SourceName;
   provider: string;
@@ -38,8 +44,10 @@ export interface ResearchOutcome {
   /** The system message the model is given. */
   message: string;
   tokens: number;
-  /** Exactly the sources the message lists. */
-  citations: Citation[];
+  /** Exactly the sources the message lists, in its order. */
+  sources: GivenSource[];
+  /** Results kept from the model, by reason. */
+  dropped: Partial<Record<DropReason, number>>;
   events: ResearchEvent[];
 }
 
@@ -88,31 +96,58 @@ export class Research {
   async run(request: ResearchRequest): Promise<ResearchOutcome> {
     const chosen = request.sources.flatMap((name) => this.sources.get(name) ?? []);
     const answers = await Promise.all(chosen.map((source) => this.results(source, request)));
-    const events: ResearchEvent[] = [];
-    const lists: ResearchResult[][] = [];
-    answers.forEach((results, index) => {
-      const source = chosen[index] as ConfiguredSource;
-      if (results === null) return;
-      events.push({
-        source: source.name,
-        provider: source.source.provider,
-        costNanos: source.costNanos,
-      });
-      lists.push(results);
+    const dropped: Partial<Record<DropReason, number>> = {};
+    const lists: FoundResult[][] = [];
+    answers.forEach((answer, index) => {
+      const configured = chosen[index] as ConfiguredSource;
+      if (answer === null) return;
+      for (const [reason, count] of Object.entries(answer.dropped)) {
+        add(dropped, reason as DropReason, count);
+      }
+      lists.push(
+        answer.kept.map((result) => ({
+          result,
+          source: configured.name,
+          provider: configured.source.provider,
+        })),
+      );
     });
-    const context = researchContext(interleaveUnique(lists), {
+    const { unique, duplicates } = interleaveUnique(lists);
+    if (duplicates > 0) add(dropped, "duplicate", duplicates);
+    const { cutoff } = request;
+    const context = researchContext(unique, {
       asOf: request.asOf,
-      cutoff: request.cutoff,
+      cutoff,
       tokenBudget: request.tokenBudget,
+      admit: (result, shown) => (cutoff ? shownVerdict(result, shown, cutoff) : null),
     });
-    return Object.assign(context, { events });
+    for (const { found, verdict } of context.rejected) {
+      add(dropped, verdict.reason, 1);
+      this.reportDrop(found.source, found.result.url, verdict);
+    }
+    // Billed: the sources that delivered at least one result to the model.
+    const delivering = new Set(context.sources.map((source) => source.source));
+    const events = chosen
+      .filter((configured) => delivering.has(configured.name))
+      .map((configured) => ({
+        source: configured.name,
+        provider: configured.source.provider,
+        costNanos: configured.costNanos,
+      }));
+    return {
+      message: context.message,
+      tokens: context.tokens,
+      sources: context.sources,
+      dropped,
+      events,
+    };
   }
 
-  /** The guarded results of one source, or null when it could not answer. */
+  /** The results of one source whose dates pass, or null when it could not answer. */
   private async results(
     configured: ConfiguredSource,
     request: ResearchRequest,
-  ): Promise<ResearchResult[] | null> {
+  ): Promise<SourceAnswer | null> {
     const key = ResultCache.key(configured.name, request.query, request.cutoff);
     const cached = this.cache.get(key);
     if (cached) {
@@ -137,44 +172,60 @@ export class Research {
       return null;
     }
     this.count(configured, "ok");
-    const kept = await this.guard(configured, found.slice(0, configured.maxResults), request);
-    this.cache.set(key, kept);
-    return kept;
+    const answer = await this.checkDates(
+      configured,
+      found.slice(0, configured.maxResults),
+      request,
+    );
+    this.cache.set(key, answer);
+    return answer;
   }
 
-  private async guard(
+  private async checkDates(
     configured: ConfiguredSource,
     found: ResearchResult[],
     request: ResearchRequest,
-  ): Promise<ResearchResult[]> {
-    const kept: ResearchResult[] = [];
+  ): Promise<SourceAnswer> {
+    const answer: SourceAnswer = { kept: [], dropped: {} };
     for (const [index, raw] of found.entries()) {
       // Reading long articles adds up: let other requests in between.
       if (index > 0) await nextTurn();
-      if (!citable(raw.url)) continue;
-      const result = boundResult(raw);
-      const verdict = request.cutoff ? leakVerdict(result, request.cutoff) : null;
-      if (verdict) {
-        this.deps.metrics.researchDropped.inc({ source: configured.name, reason: verdict.reason });
-        this.deps.log.debug(
-          {
-            source: configured.name,
-            url: result.url,
-            reason: verdict.reason,
-            ...(verdict.mention ? { mentions: verdict.mention.text } : {}),
-          },
-          "leak guard dropped a research result",
-        );
+      if (!citable(raw.url)) {
+        add(answer.dropped, "not_a_web_address", 1);
         continue;
       }
-      kept.push(excerpted(result));
+      const result = boundResult(raw);
+      const verdict = request.cutoff ? datesVerdict(result, request.cutoff) : null;
+      if (verdict) {
+        add(answer.dropped, verdict.reason, 1);
+        this.reportDrop(configured.name, result.url, verdict);
+        continue;
+      }
+      answer.kept.push(excerpted(result));
     }
-    return kept;
+    return answer;
+  }
+
+  private reportDrop(source: SourceName, url: string, verdict: LeakVerdict): void {
+    this.deps.metrics.researchDropped.inc({ source, reason: verdict.reason });
+    this.deps.log.debug(
+      {
+        source,
+        url,
+        reason: verdict.reason,
+        ...(verdict.mention ? { mentions: verdict.mention.text } : {}),
+      },
+      "leak guard dropped a research result",
+    );
   }
 
   private count(configured: ConfiguredSource, outcome: SearchOutcome): void {
     this.deps.metrics.researchSearches.inc({ source: configured.name, outcome });
   }
+}
+
+function add(counts: Partial<Record<DropReason, number>>, reason: DropReason, count: number) {
+  counts[reason] = (counts[reason] ?? 0) + count;
 }
 
 class SourceTimeout extends ResearchSourceError {}
@@ -225,19 +276,26 @@ function excerpted(result: ResearchResult): ResearchResult {
 }
 
 /** Round robin over the sources, each in its own order; a page seen before is skipped. */
-function interleaveUnique(lists: readonly ResearchResult[][]): ResearchResult[] {
+function interleaveUnique(lists: readonly FoundResult[][]): {
+  unique: FoundResult[];
+  duplicates: number;
+} {
   const seen = new Set<string>();
-  const merged: ResearchResult[] = [];
+  const unique: FoundResult[] = [];
+  let duplicates = 0;
   const longest = Math.max(0, ...lists.map((list) => list.length));
   for (let position = 0; position < longest; position++) {
     for (const list of lists) {
-      const result = list[position];
-      if (!result) continue;
-      const key = urlKey(result.url);
-      if (seen.has(key)) continue;
+      const found = list[position];
+      if (!found) continue;
+      const key = urlKey(found.result.url);
+      if (seen.has(key)) {
+        duplicates += 1;
+        continue;
+      }
       seen.add(key);
-      merged.push(result);
+      unique.push(found);
     }
   }
-  return merged;
+  return { unique, duplicates };
 }

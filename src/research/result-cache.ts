@@ -1,9 +1,16 @@
 import type { Clock } from "../util/clock.js";
+import type { DropReason } from "./leak-guard.js";
 import type { ResearchResult } from "./source.js";
+
+/** What one source returned, its results past the date checks and the rest counted. */
+export interface SourceAnswer {
+  kept: ResearchResult[];
+  dropped: Partial<Record<DropReason, number>>;
+}
 
 interface Entry {
   expiresAt: number;
-  results: ResearchResult[];
+  results: SourceAnswer;
   characters: number;
 }
 
@@ -27,7 +34,7 @@ export class ResultCache {
     return JSON.stringify([source, query, cutoff?.toISOString() ?? null]);
   }
 
-  get(key: string): ResearchResult[] | null {
+  get(key: string): SourceAnswer | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     if (entry.expiresAt <= this.clock.now()) {
@@ -40,11 +47,11 @@ export class ResultCache {
     return entry.results;
   }
 
-  set(key: string, results: ResearchResult[]): void {
+  set(key: string, results: SourceAnswer): void {
     if (this.ttlMs <= 0) return;
     const existing = this.entries.get(key);
     if (existing) this.remove(key, existing);
-    const characters = results.reduce((sum, result) => sum + size(result), key.length);
+    const characters = results.kept.reduce((sum, result) => sum + size(result), key.length);
     if (characters > this.maxCharacters) return;
     this.entries.set(key, { expiresAt: this.clock.now() + this.ttlMs, results, characters });
     this.characters += characters;

@@ -3,6 +3,13 @@
  * implements. Providers only fetch: the leak guard, ranking, budgets and billing happen above them.
  */
 
+/**
+ * How far a result's text may be believed about when it was written. `trusted`: text Sibyl's own
+ * feed watcher stored when it first saw it (immutable, dated by Sibyl). `untrusted`: everything
+ * else (search providers, imported archives), whatever dates it claims.
+ */
+export type Trust = "trusted" | "untrusted";
+
 export interface ResearchResult {
   url: string;
   title: string | null;
@@ -16,6 +23,7 @@ export interface ResearchResult {
   text: string | null;
   /** Publisher or site name when known. */
   source: string | null;
+  trust: Trust;
 }
 
 export interface SearchOptions {

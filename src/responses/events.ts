@@ -1,4 +1,9 @@
-import type { ChatCompletionChunk, UrlCitationAnnotation } from "../completions/types.js";
+import type {
+  ChatCompletionChunk,
+  ForecastReading,
+  ResearchReport,
+  UrlCitationAnnotation,
+} from "../completions/types.js";
 import { responseParam } from "./request.js";
 import {
   messageItem,
@@ -35,6 +40,19 @@ export interface StreamFailure {
 }
 
 /**
+ * A failed response's `error.code` is one of OpenAI's ResponseErrorCode values; Sibyl's own
+ * code stays on the error event before it.
+ */
+function responseErrorCode(
+  failure: StreamFailure,
+): "rate_limit_exceeded" | "invalid_prompt" | "server_error" {
+  if (failure.type === "rate_limit_error" || failure.code === "upstream_busy") {
+    return "rate_limit_exceeded";
+  }
+  return failure.type === "invalid_request_error" ? "invalid_prompt" : "server_error";
+}
+
+/**
  * Turns a streamed chat completion into the Responses event stream, in the order OpenAI sends
  * it: response.created and .in_progress; per output item .output_item.added, its parts and text
  * deltas, their .done events and .output_item.done; then response.completed (or .incomplete).
@@ -60,9 +78,13 @@ export class ResponseEventStream {
     yield this.event("response.in_progress", { response: this.snapshot() });
     let outcome = outcomeOf(null);
     let usage: ResponseUsage | null = null;
+    let research: ResearchReport | null = null;
+    let forecast: ForecastReading | null = null;
     for await (const chunk of this.chunks) {
       if (chunk.usage) usage = responseUsage(chunk.usage);
-      for (const { delta, finish_reason } of chunk.choices) {
+      if (chunk.research) research = chunk.research;
+      for (const { delta, finish_reason, forecast: reading } of chunk.choices) {
+        if (reading) forecast = reading;
         if (delta.thinking) yield* this.think(delta.thinking);
         if (delta.content) yield* this.write(delta.content);
         if (delta.annotations) this.annotations.push(...delta.annotations);
@@ -78,6 +100,8 @@ export class ResponseEventStream {
         status: outcome.status,
         incomplete_details: outcome.incomplete,
         usage,
+        ...(research ? { research } : {}),
+        ...(forecast ? { forecast } : {}),
       }),
     });
   }
@@ -105,7 +129,7 @@ export class ResponseEventStream {
       this.event("response.failed", {
         response: Object.assign(this.snapshot(), {
           status: "failed",
-          error: { code: error.code, message: error.message },
+          error: { code: responseErrorCode(error), message: error.message },
           output,
         }),
       }),
@@ -192,9 +216,7 @@ export class ResponseEventStream {
     const message = yield* this.openMessage();
     this.messageClosed = true;
     const place = this.textPlace(message);
-    const annotations = this.annotations.map((annotation) =>
-      responseCitation(annotation, message.text),
-    );
+    const annotations = this.annotations.map((annotation) => responseCitation(annotation));
     for (const [annotationIndex, annotation] of annotations.entries()) {
       yield this.event("response.output_text.annotation.added", {
         ...place,

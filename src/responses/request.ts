@@ -94,6 +94,8 @@ export function chatRequestFor(body: ResponseCreateBody, stream: boolean): ChatC
     ...(body.prediction_date != null ? { prediction_date: body.prediction_date } : {}),
     ...(body.research != null ? { research: body.research } : {}),
     ...(body.ensemble != null ? { ensemble: body.ensemble } : {}),
+    ...(body.question_id != null ? { question_id: body.question_id } : {}),
+    ...(body.calibration != null ? { calibration: body.calibration } : {}),
     // The usage chunk carries the costs that response.completed reports.
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };

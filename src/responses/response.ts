@@ -68,7 +68,7 @@ export function outcomeOf(finishReason: string | null): {
 export function responseUsage(usage: Usage): ResponseUsage {
   return {
     input_tokens: usage.prompt_tokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
     output_tokens: usage.completion_tokens,
     output_tokens_details: {
       reasoning_tokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
@@ -89,21 +89,9 @@ export function responseUsage(usage: Usage): ResponseUsage {
  * A chat citation as a Responses one. A citation names a source the model was given, not a span
  * of the reply, so unless it says otherwise it covers the whole text.
  */
-export function responseCitation(
-  annotation: UrlCitationAnnotation,
-  text: string,
-): ResponseUrlCitation {
-  const { url, title } = annotation.url_citation;
-  const [start, end] = citedSpan(annotation.url_citation, text);
-  return { type: "url_citation", url, title: title ?? "", start_index: start, end_index: end };
-}
-
-function citedSpan(citation: object, text: string): [number, number] {
-  if ("start_index" in citation && "end_index" in citation) {
-    const { start_index: start, end_index: end } = citation;
-    if (typeof start === "number" && typeof end === "number") return [start, end];
-  }
-  return [0, text.length];
+export function responseCitation(annotation: UrlCitationAnnotation): ResponseUrlCitation {
+  const { url, title, start_index, end_index } = annotation.url_citation;
+  return { type: "url_citation", url, title, start_index, end_index };
 }
 
 export function messageItem(
@@ -142,7 +130,7 @@ export function responseFromChat(
     output.push(reasoningItem(newReasoningId(), choice.message.thinking, "completed"));
   }
   const annotations = (choice?.message.annotations ?? []).map((annotation) =>
-    responseCitation(annotation, text),
+    responseCitation(annotation),
   );
   output.push(messageItem(newMessageId(), text, annotations, status));
   return {
@@ -152,5 +140,7 @@ export function responseFromChat(
     output,
     usage: responseUsage(chat.usage),
     ...(chat.ensemble ? { ensemble: chat.ensemble } : {}),
+    ...(chat.research ? { research: chat.research } : {}),
+    ...(choice?.forecast ? { forecast: choice.forecast } : {}),
   };
 }

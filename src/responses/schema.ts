@@ -1,10 +1,10 @@
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { type ChatCompletionBody, ChatCompletionRequestSchema } from "../completions/schema.js";
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Nullable } from "../util/nullable-schema.js";
 
 /** Sibyl's extensions, validated exactly as in chat completions. */
-const { answer_type, prediction_date, research, ensemble } = ChatCompletionRequestSchema.properties;
+const { answer_type, prediction_date, research, ensemble, question_id, calibration } =
+  ChatCompletionRequestSchema.properties;
 
 const InputContentPart = Type.Object({
   type: Type.String({
@@ -136,6 +136,8 @@ export const ResponseCreateRequestSchema = Type.Object(
     prediction_date,
     research,
     ensemble,
+    question_id,
+    calibration,
   },
   { $id: "ResponseCreateRequest" },
 );

@@ -1,5 +1,6 @@
 /** The shapes of OpenAI's Responses API that Sibyl answers with (text output only). */
 import type { EnsembleResult } from "../completions/ensemble/schema.js";
+import type { ForecastReading, ResearchReport } from "../completions/types.js";
 
 export interface ResponseUrlCitation {
   type: "url_citation";
@@ -44,7 +45,7 @@ export type ResponseOutputItem = ResponseMessageItem | ResponseReasoningItem;
 /** OpenAI's usage, plus Sibyl's cost fields (USD). */
 export interface ResponseUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
@@ -85,6 +86,10 @@ export interface ResponseObject {
   metadata: Record<string, string>;
   /** Set when the request asked for an ensemble: the samples behind the one message. */
   ensemble?: EnsembleResult;
+  /** Set when research ran: the sources the model was given, as on chat completions. */
+  research?: ResearchReport;
+  /** Set when answer_type was set: how the message's answer was read. */
+  forecast?: ForecastReading;
 }
 
 /** One server-sent event of a streamed response; `type` is also the SSE event name. */

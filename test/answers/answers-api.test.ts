@@ -83,14 +83,29 @@ describe("answer_type on chat completions", () => {
     expect(sent.messages.at(-1)).toEqual({ role: "user", content: "Will X happen by 2027?" });
   });
 
-  it("clamps certainty to the documented bounds", async () => {
-    upstream.enqueue({ contents: ["It already happened. <answer>1.0</answer>"] });
+  it.each([
+    ["<answer>1</answer>", "1"],
+    ["<answer>1.0</answer>", "1"],
+    ["<answer>0</answer>", "0"],
+    ["<answer>0.123456</answer>", "0.123456"],
+  ])("reports a binary answer as the model gave it: %s", async (tag, expected) => {
+    upstream.enqueue({ contents: [`It already happened. ${tag}`] });
     const completion = await client.chat.completions.create(ask("Will X happen?", "binary"));
-    expect(Number(answerOf(completion.choices[0]?.message.content ?? ""))).toBe(0.999);
+    expect(answerOf(completion.choices[0]?.message.content ?? "")).toBe(expected);
+  });
+
+  it("answers no probability outside [0, 1]: no answer tag is appended", async () => {
+    upstream.enqueue(
+      { contents: ["Surely. <answer>170%</answer>"] },
+      { contents: ["<answer>-0.2</answer>"] },
+    );
+    const completion = await client.chat.completions.create(ask("Will X happen?", "binary"));
+    expect(completion.choices[0]?.message.content).toBe("Surely. <answer>170%</answer>");
   });
 
   it("normalizes a multiple-choice answer over the question's options", async () => {
-    upstream.enqueue({ contents: ["My forecast:\nA: 50%\nB: 30%\nC: 40%"] });
+    // 105% in all: close enough to 100% to be a rounding slip, so it is scaled down.
+    upstream.enqueue({ contents: ["My forecast:\nA: 50%\nB: 30%\nC: 25%"] });
     const completion = await client.chat.completions.create(
       ask("Who wins?\nA) Red\nB) Blue\nC) Green", "multiple_choice"),
     );
@@ -98,7 +113,7 @@ describe("answer_type on chat completions", () => {
     expect(Object.keys(answer).sort()).toEqual(["A", "B", "C"]);
     const total = Object.values(answer as Record<string, number>).reduce((a, b) => a + b, 0);
     expect(total).toBeCloseTo(1, 3);
-    expect(answer.A).toBeCloseTo(0.4167, 3);
+    expect(answer.A).toBeCloseTo(0.4762, 3);
   });
 
   it("returns continuous answers as mean and standard deviation, and value-only answers as one number", async () => {

@@ -1,9 +1,9 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchWorker } from "../../src/cli/worker.js";
-import { request } from "../foundation/support/http.js";
 import { createKey } from "../organization/support/api.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
+import { request } from "../support/http.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
 import { silentLog } from "../support/silent-log.js";
@@ -162,7 +162,7 @@ describe.each(["sqlite", "postgres"] as const)("batches spend under their key on
   /** Lines that fit under a limit when each holds its worst case and is charged its cost. */
   const linesWithin = (limitNanos: number) => Math.floor((limitNanos - holdNanos) / costNanos) + 1;
 
-  it("stops charging a limited key's batch at the limit; the rest fail with 402 key_spend_limit_reached", async () => {
+  it("stops charging a limited key's batch at the limit; the rest fail with 403 key_spend_limit_reached", async () => {
     const org = await server.createOrg("1");
     const limited = await key(org.apiKey, {
       spend_limit_usd: (holdNanos + 3.5 * costNanos) / 1e9,
@@ -182,7 +182,7 @@ describe.each(["sqlite", "postgres"] as const)("batches spend under their key on
     const errors = await readResults(client(limited.value), batch.error_file_id);
     expect(errors).toHaveLength(8 - fitting);
     for (const error of errors) {
-      expect(error.response?.status_code).toBe(402);
+      expect(error.response?.status_code).toBe(403);
       expect(error.response?.body).toMatchObject({ error: { code: "key_spend_limit_reached" } });
     }
     const output = await readResults(client(limited.value), batch.output_file_id);
@@ -217,7 +217,7 @@ describe.each(["sqlite", "postgres"] as const)("batches spend under their key on
         () => null,
         (error: unknown) => error as { status: number; code: string },
       );
-    expect(refused).toMatchObject({ status: 402, code: "key_spend_limit_reached" });
+    expect(refused).toMatchObject({ status: 403, code: "key_spend_limit_reached" });
   });
 
   it("runs a revoked key's batch on, still held to the key's limit and recorded under it", async () => {

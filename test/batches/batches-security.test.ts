@@ -1,4 +1,4 @@
-import { V1_PREFIXES } from "../foundation/support/http.js";
+import { V1_PREFIXES } from "../support/http.js";
 import { batchCreateBody, createBatchAs, uploadFileAs } from "../support/owned-objects.js";
 import { describeRouteSecurity, routeSecurityServer } from "../support/route-checks.js";
 import type { TestOrg, TestServer } from "../support/server.js";

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBatchWorker } from "../../src/cli/worker.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
+import { silentLog } from "../support/silent-log.js";
 import {
   type BatchServer,
   batchRequest,
@@ -63,30 +65,38 @@ describe("batch billing through the completion pipeline", () => {
   });
 
   it("fails lines that find no credits with insufficient_credits and still completes the batch", async () => {
-    const { openai, org } = await server.client("0.005");
+    // No worker yet: the batch is created with credits, which are gone when its lines run.
+    const idle = await startBatchServer({
+      worker: false,
+      config: { models: [pricedModel(upstream.url)], batches: { price_multiplier: 0.5 } },
+    });
+    const { openai, org } = await idle.client("0.005");
     const file = await uploadBatchFile(
       openai,
       jsonl(Array.from({ length: 6 }, (_, i) => chatLine(`broke-${i}`, "priced"))),
     );
-    // Upload first, then drain the credits so every line finds none.
-    await server.services.database.db.query
+    const created = await openai.batches.create(batchRequest(file.id));
+    await idle.services.database.db.query
       .updateTable("organizations")
       .set({ balance_nanos: 0 })
       .where("id", "=", org.organizationId)
       .execute();
-    const batch = await waitForBatch(
-      openai,
-      (await openai.batches.create(batchRequest(file.id))).id,
-    );
-    expect(batch.status).toBe("completed");
-    expect(batch.request_counts).toEqual({ total: 6, completed: 0, failed: 6 });
-    expect(batch.output_file_id).toBeNull();
-    const errors = await readResults(openai, batch.error_file_id);
-    expect(errors).toHaveLength(6);
-    for (const line of errors) {
-      expect(line.response?.status_code).toBe(402);
-      expect(line.response?.body).toMatchObject({ error: { code: "insufficient_credits" } });
-      expect(line.error).toBeNull();
+    const worker = createBatchWorker(idle.services, silentLog, { pollMs: 20 });
+    try {
+      const batch = await waitForBatch(openai, created.id);
+      expect(batch.status).toBe("completed");
+      expect(batch.request_counts).toEqual({ total: 6, completed: 0, failed: 6 });
+      expect(batch.output_file_id).toBeNull();
+      const errors = await readResults(openai, batch.error_file_id);
+      expect(errors).toHaveLength(6);
+      for (const line of errors) {
+        expect(line.response?.status_code).toBe(402);
+        expect(line.response?.body).toMatchObject({ error: { code: "insufficient_credits" } });
+        expect(line.error).toBeNull();
+      }
+    } finally {
+      await worker.stop();
+      await idle.close();
     }
   });
 });

@@ -67,9 +67,11 @@ describe("a batch line run twice at the same time", () => {
       { pollMs: 20, leaseMs: 500, concurrency: 1 },
     );
     const file = await uploadBatchFile(openai, jsonl([chatLine("only", "priced")]));
+    // Counted before the line can run: the slow run's request may reach the model server
+    // before this test sees that run start.
+    const requestsBefore = upstream.requests.length;
     const created = await openai.batches.create(batchRequest(file.id));
     while (!started) await new Promise((r) => setTimeout(r, 10));
-    const requestsBefore = upstream.requests.length;
 
     const healthy = createBatchWorker(server.services, silentLog, { pollMs: 20, leaseMs: 500 });
     try {

@@ -33,6 +33,28 @@ describe("the built-in baseline model", () => {
     expect(env.fake.requests).toHaveLength(0);
   });
 
+  it.each([
+    ["multiple_choice", "Which party will lead the next government?", "lists no options"],
+    ["continuous", "What will US CPI be in March 2026?", "no figure other than dates and years"],
+  ])(
+    "says why it gives no %s answer, in one reply without a repair call",
+    async (type, question, why) => {
+      const completion = await client.chat.completions.create({
+        model: BASELINE,
+        messages: [{ role: "user", content: question }],
+        // @ts-expect-error Sibyl's extension field
+        answer_type: type,
+      });
+      const reply = completion.choices[0]?.message.content ?? "";
+      expect(reply).toContain(why);
+      expect(reply).not.toContain("<answer>");
+      // One reply's worth of tokens: the baseline was not asked again.
+      const usage = sibylUsage(completion.usage);
+      expect(usage.completion_tokens).toBeLessThan(150);
+      expect(reply).not.toMatch(/"A":|\bA: \d|\bD: 25%/);
+    },
+  );
+
   it("is free and reports usage", async () => {
     const completion = await client.chat.completions.create({ model: BASELINE, messages });
     const usage = sibylUsage(completion.usage);

@@ -1,8 +1,8 @@
 import { Client } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { countChatTokens, countTextTokens } from "../../src/inference/tokens.js";
-import { parsePrometheus, sampleValue } from "../foundation/support/prometheus.js";
 import { eventually } from "../support/polling.js";
+import { parsePrometheus, sampleValue } from "../support/prometheus.js";
 import { type CompletionsEnv, MODEL, startCompletionsEnv } from "./support/env.js";
 import { balanceNanos, charges, costNanos } from "./support/money.js";
 import { upstreamBody } from "./support/sibyl-types.js";

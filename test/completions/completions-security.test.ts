@@ -1,4 +1,4 @@
-import { V1_PREFIXES } from "../foundation/support/http.js";
+import { V1_PREFIXES } from "../support/http.js";
 import { describeRouteSecurity, routeSecurityServer } from "../support/route-checks.js";
 
 const target = routeSecurityServer();

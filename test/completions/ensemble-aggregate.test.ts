@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import {
-  type AggregatableAnswer,
-  aggregateAnswers,
-} from "../../src/completions/ensemble/aggregate.js";
 import { readAnswerTag } from "../../src/completions/ensemble/answer-tag.js";
 import { ensembleChoice, type SampleReply } from "../../src/completions/ensemble/result.js";
 import { aggregateForecasts } from "../../src/evaluation/aggregate.js";
 import { AGGREGATES } from "../../src/evaluation/types.js";
+import {
+  type AggregatableAnswer,
+  aggregateAnswers,
+} from "../../src/forecast/aggregation/aggregate-answers.js";
 import { formatAnswerTag } from "../../src/forecast/index.js";
 
 const binary = (...ps: number[]): AggregatableAnswer[] =>

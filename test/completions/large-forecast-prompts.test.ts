@@ -76,7 +76,11 @@ describe("forecast requests with huge questions", () => {
     const slowest = await slowestHealthCheck(request);
     const reply = await request;
     expect(reply.status).toBe(200);
-    expect(reply.body.choices[0]?.message.content).toMatch(/<answer>.+<\/answer>$/);
+    // Option letters with no option text give the baseline nothing to spread probability over:
+    // it says so (docs/configuration.md) instead of inventing options.
+    expect(reply.body.choices[0]?.message.content).toMatch(
+      /<answer>.+<\/answer>$|the question lists no options/,
+    );
     // Generous: the parsers alone used to hold the event loop for about a second here.
     expect(slowest).toBeLessThan(500);
   });

@@ -3,7 +3,7 @@ import { DatabaseWindowCounter, placesPerClaim } from "../../src/limits/database
 import { MemoryWindowCounter } from "../../src/limits/memory-window-counter.js";
 import type { WindowCounter } from "../../src/limits/window-counter.js";
 import type { Services } from "../../src/services.js";
-import { BOTH_DATABASES, type DatabaseUnderTest } from "../foundation/support/databases.js";
+import { BOTH_DATABASES, type DatabaseUnderTest } from "../support/databases.js";
 
 /** The default limit: every place is claimed on its own. */
 const LIMIT = 120;

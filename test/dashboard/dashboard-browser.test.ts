@@ -168,7 +168,7 @@ describe("the dashboard in headless Chromium", () => {
     await nav(page, "Playground").click();
     await page.getByLabel("Model").selectOption(MODEL);
     await page.getByLabel("Answer type").selectOption("binary");
-    await page.getByLabel("Prediction date (optional)").fill("2025-03-01");
+    await page.getByLabel("Prediction date and research cutoff (optional)").fill("2025-03-01");
     await page
       .getByRole("textbox", { name: "Question" })
       .fill("Will the city council approve the budget by June?");
@@ -363,7 +363,7 @@ describe("the dashboard in headless Chromium", () => {
     expect(cells[0]).toBe(MODEL);
     expect(cells.slice(2, 6)).toEqual([
       String(summary.question_set.questions),
-      scores?.brier?.toFixed(4),
+      scores?.pooled_brier?.toFixed(4),
       scores?.log_score?.toFixed(4),
       `${((scores?.parse_rate ?? 0) * 100).toFixed(1)}%`,
     ]);
@@ -384,6 +384,74 @@ describe("the dashboard in headless Chromium", () => {
     expect(readFileSync(await saved.path(), "utf8")).toBe(
       readFileSync(path.join(out, "report.html"), "utf8"),
     );
+  });
+
+  it("shows the track record: scores of resolved forecasts, their calibration and every question", async () => {
+    const org = await server.createOrg("5");
+    const questions = [
+      { id: "bridge-reopens", text: "Will the bridge reopen by May?", outcome: 1 },
+      { id: "budget-passes", text: "Will the council pass the budget?", outcome: 0 },
+      { id: "rain-in-july", text: "Will July be wetter than June?", outcome: null },
+    ];
+    for (const question of questions) {
+      const forecast = await api(org.apiKey, "/v1/chat/completions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: MODEL,
+          messages: [{ role: "user", content: question.text }],
+          answer_type: "binary",
+          question_id: question.id,
+          prediction_date: "2025-03-01",
+        }),
+      });
+      expect(forecast.status).toBe(200);
+      if (question.outcome === null) continue;
+      const resolution = await api(
+        org.apiKey,
+        `/v1/questions/${encodeURIComponent(question.id)}/resolution`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ outcome: question.outcome, resolved_at: "2025-06-01" }),
+        },
+      );
+      expect(resolution.status).toBe(200);
+    }
+
+    const page = await open();
+    await signIn(page, org.apiKey);
+    await nav(page, "Track record").click();
+    await page.getByRole("heading", { level: 1, name: "Track record" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/dashboard/track-record");
+
+    // Two resolved binary forecasts are scored; the open one is not.
+    const scoreRow = page.getByRole("row", { name: new RegExp(MODEL) });
+    await scoreRow.waitFor();
+    const scoreCells = await scoreRow.locator("td").allTextContents();
+    expect(scoreCells[0]).toBe("2");
+    expect(Number(scoreCells[1])).toBeGreaterThan(0);
+    expect(Number(scoreCells[2])).toBeLessThan(0);
+    await page.getByRole("img", { name: new RegExp(`Calibration plot of ${MODEL}`) }).waitFor();
+    expect(
+      await page.locator(".calibration-points path, .calibration-points .recharts-symbols").count(),
+    ).toBeGreaterThan(0);
+
+    for (const question of questions) {
+      const row = page.getByRole("row", { name: new RegExp(question.id) });
+      const cells = await row.locator("td").allTextContents();
+      expect(cells).toEqual([
+        question.text,
+        "binary",
+        question.outcome === null ? "open" : "resolved",
+        question.outcome === null ? "–" : String(question.outcome),
+        "1",
+      ]);
+    }
+
+    // Grouped by tag: these questions have none, so nothing is scored.
+    await page.getByLabel("Group by").selectOption("tag");
+    await page.getByText("No resolved forecasts yet.").waitFor();
   });
 
   it("signs in from a one-time link, which then works no more", async () => {
@@ -466,7 +534,15 @@ describe("the dashboard in headless Chromium", () => {
         model: MODEL,
         messages: [{ role: "user", content: "Will the bridge reopen this year?" }],
         answer_type: "binary",
+        // Resolved below, so the track record draws its scores and calibration plot.
+        question_id: "bridge-this-year",
+        prediction_date: "2025-03-01",
       }),
+    });
+    await api(org.apiKey, "/v1/questions/bridge-this-year/resolution", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ outcome: 1, resolved_at: "2025-06-01" }),
     });
     const views = [
       { name: "desktop", width: 1280, height: 900 },
@@ -485,6 +561,7 @@ describe("the dashboard in headless Chromium", () => {
           "ledger",
           "batches",
           "reports",
+          "track-record",
           "playground",
         ]) {
           if (route !== "overview") {
@@ -509,7 +586,11 @@ describe("the dashboard in headless Chromium", () => {
 
 const capitalized = (text: string) => `${text[0]?.toUpperCase()}${text.slice(1)}`;
 
-const NAV_LABELS: Record<string, string> = { keys: "API keys", reports: "Evaluations" };
+const NAV_LABELS: Record<string, string> = {
+  keys: "API keys",
+  reports: "Evaluations",
+  "track-record": "Track record",
+};
 
 const dollarFormat = new Intl.NumberFormat("en-US", {
   style: "currency",

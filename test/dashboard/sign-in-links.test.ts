@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignInLinks } from "../../src/auth/sign-in-links.js";
-import { ManualClock } from "../foundation/support/manual-clock.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
 import { jsonOf } from "./support/json.js";
@@ -71,6 +71,21 @@ describe.each(DATABASES)("the sign-in link exchange on $name", ({ create }) => {
     const created = await signInKeys();
     expect(created).toHaveLength(before + 1);
     expect(created.find((key) => key.id === body.api_key_id)?.scope).toBe("admin");
+  });
+
+  it("gives a sign-in key that expires with the session, so sign-ins leave no lasting admin keys", async () => {
+    const link = await links.create(organizationId);
+    const signedInAt = Math.floor(clock.now() / 1000);
+    const body = (await (await exchange(link.token)).json()) as Record<string, string>;
+    const balance = () =>
+      fetch(`${server.url}/v1/balance`, { headers: { authorization: `Bearer ${body.api_key}` } });
+    const [row] = await server.services.database.db.rows<{ expires_at: number | string }>(sql`
+      select expires_at from api_keys where id = ${body.api_key_id}`);
+    expect(Number(row?.expires_at)).toBe(signedInAt + 12 * 3600);
+    clock.advanceSeconds(12 * 3600 - 1);
+    expect((await balance()).status).toBe(200);
+    clock.advanceSeconds(1);
+    expect((await balance()).status).toBe(401);
   });
 
   it("refuses a link used before with a 401 that says so", async () => {

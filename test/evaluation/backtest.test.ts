@@ -87,7 +87,7 @@ describe("sibyl eval run against a real Sibyl server", () => {
     const summary = readSummary(out);
     // A constant 0.5 scores exactly 0.25 on every resolved case; 8 of the 9 are resolved.
     expect(summary.models["sibyl-baseline"]).toMatchObject({
-      brier: 0.25,
+      pooled_brier: 0.25,
       n: 8,
       parse_rate: 1,
       imputed: 0,
@@ -95,13 +95,32 @@ describe("sibyl eval run against a real Sibyl server", () => {
     });
     // Markets (4 × 0.8 vs 1), fred (0.8 vs 0 and 1), PNC (0.3 vs 1, twice).
     const fake = summary.models["fake-forecaster"];
-    expect(fake?.brier).toBeCloseTo((4 * 0.04 + 0.64 + 0.04 + 2 * 0.49) / 8, 6);
+    expect(fake?.pooled_brier).toBeCloseTo((4 * 0.04 + 0.64 + 0.04 + 2 * 0.49) / 8, 6);
     expect(fake?.n).toBe(8);
     expect(fake?.parse_rate).toBe(1);
     expect(fake?.cost_usd).toBeGreaterThan(0);
     expect(fake?.by_source.yfinance).toEqual({ n: 2, brier: 0.49 });
-    expect(fake?.brier_ci?.[0]).toBeLessThanOrEqual(fake?.brier ?? 0);
-    expect(summary.baselines["always_0.5"]).toMatchObject({ brier: 0.25, n: 8 });
+    expect(fake?.pooled_brier_ci?.[0]).toBeLessThanOrEqual(fake?.pooled_brier ?? 0);
+    // Read from the model's own replies: no re-ask.
+    expect(fake).toMatchObject({ raw_parse_rate: 1, re_asked: 0 });
+    // ForecastBench's figures: resolved dataset rows (fred 0.64 and 0.04, PNC 0.49 twice) and
+    // resolved markets (4 × 0.04) each make a mean; overall is their mean.
+    expect(fake?.forecastbench?.dataset).toMatchObject({ n: 4, brier: 0.415 });
+    expect(fake?.forecastbench?.market).toMatchObject({ n: 4, brier: 0.04 });
+    expect(fake?.forecastbench?.overall).toMatchObject({ n: 8, brier: 0.2275 });
+    expect(fake?.forecastbench?.imputation).toMatchObject({ overall_pct: 0, over_cutoff: false });
+    expect(fake?.forecastbench?.difficulty_adjusted).toBeNull();
+    expect(summary.imputation_rule).toEqual({ cutoff_pct: 5, over_cutoff: [] });
+    // One table row per resolution row, each with both models' forecasts.
+    expect(summary.questions).toHaveLength(9);
+    expect(
+      summary.questions.find((row) => row.id === "40701")?.forecasts["fake-forecaster"],
+    ).toMatchObject({
+      forecast: 0.8,
+      score: 0.04,
+      imputed: false,
+    });
+    expect(summary.baselines["always_0.5"]).toMatchObject({ pooled_brier: 0.25, n: 8 });
     const markets = JSON.parse(readFileSync(fixture("2026-07-05-llm.json"), "utf8")) as {
       questions: { id: string; freeze_datetime_value: string }[];
     };
@@ -113,13 +132,13 @@ describe("sibyl eval run against a real Sibyl server", () => {
       "0x21ab0908882e00031041d17716d3c6c56d93dfc5f460c551c33fec2ea33ae112",
       "1717",
     ];
-    expect(summary.baselines.market_freeze.n).toBe(4);
-    expect(summary.baselines.market_freeze.brier).toBeCloseTo(
+    expect(summary.baselines.market_freeze?.n).toBe(4);
+    expect(summary.baselines.market_freeze?.pooled_brier).toBeCloseTo(
       resolvedMarkets.reduce((sum, id) => sum + (freeze(id) - 1) ** 2, 0) / 4,
       6,
     );
     // Median of the two models: 0.65 where the fake says 0.8, 0.4 where it says 0.3.
-    expect(summary.ensembles.ensemble_median?.brier).toBeCloseTo(
+    expect(summary.ensembles.ensemble_median?.pooled_brier).toBeCloseTo(
       (4 * 0.35 ** 2 + 0.65 ** 2 + 0.35 ** 2 + 2 * 0.6 ** 2) / 8,
       6,
     );
@@ -206,6 +225,7 @@ describe("sibyl eval run against a real Sibyl server", () => {
       resolution_date: null,
     });
     expect(Object.keys(submission.forecasts[0] ?? {}).sort()).toEqual([
+      "direction",
       "forecast",
       "id",
       "reasoning",
@@ -229,8 +249,8 @@ describe("sibyl eval run against a real Sibyl server", () => {
     expect(html).toContain("<svg");
     expect(html).toContain("Leak check passed.");
     expect(html).toContain("Brier by source");
-    // Self-contained: nothing loaded from elsewhere.
-    expect(html).not.toMatch(/<script|<link|\ssrc=|\shref=|url\(/i);
+    // Self-contained: nothing loaded from elsewhere (its one script is inline).
+    expect(html).not.toMatch(/<link|\ssrc=|url\(/i);
   });
 
   it("backtests Sibyl's own questions with samples, and flags outcomes known on the as-of date", async () => {
@@ -263,9 +283,10 @@ describe("sibyl eval run against a real Sibyl server", () => {
     const summary = readSummary(out);
     const scores = summary.models["fake-forecaster"];
     // rain (yes) and snow (no) at the median 0.8; "late" resolved before its as-of date.
-    expect(scores?.brier).toBeCloseTo((0.04 + 0.64) / 2, 6);
+    expect(scores?.pooled_brier).toBeCloseTo((0.04 + 0.64) / 2, 6);
     expect(scores?.multiple_choice).toMatchObject({ n: 1, brier: 0.24 });
-    expect(scores?.continuous?.crps).toBeCloseTo(normalCrps(17, 2, 18), 5);
+    // Means 16, 17, 18 with sd 2: the median mean, and the mixture's sd √(4 + 2/3).
+    expect(scores?.continuous?.crps).toBeCloseTo(normalCrps(17, Math.sqrt(4 + 2 / 3), 18), 5);
     expect(scores?.sample_parse_rate).toBe(1);
     // The first sample alone said 0.7.
     expect(scores?.first_sample?.brier).toBeCloseTo((0.09 + 0.49) / 2, 6);
@@ -301,14 +322,26 @@ describe("sibyl eval run against a real Sibyl server", () => {
     expect(readdirSync(path.join(out, "forecastbench"))).toEqual([]);
 
     // Scored again offline with another aggregate: the mean of 0.7, 0.8, 0.9 is 0.8 too.
+    expect(readSummary(out).held_out_calibration).toBeUndefined();
     const report = await sibyl(
-      ["eval", "report", "--out", out, "--aggregate", "mean"],
+      ["eval", "report", "--out", out, "--aggregate", "mean", "--calibrate"],
       apiKey,
       out,
     );
     expect(report.code).toBe(0);
     expect(readSummary(out).run.aggregate).toBe("mean");
-    expect(readSummary(out).models["fake-forecaster"]?.brier).toBeCloseTo(0.34, 6);
+    expect(readSummary(out).models["fake-forecaster"]?.pooled_brier).toBeCloseTo(0.34, 6);
+    // --calibrate: a handful of questions is too few to fit a map on, and the report says so.
+    const calibration = readSummary(out).held_out_calibration;
+    expect(calibration?.seed).toBe(0);
+    expect(calibration?.models["fake-forecaster"]).toMatchObject({
+      method: null,
+      held_out_brier_calibrated: null,
+    });
+    expect(calibration?.models["fake-forecaster"]?.note).toMatch(/at least 30/);
+    expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain(
+      'id="held-out-calibration"',
+    );
   });
 
   it("rejects bad invocations with a clear message", async () => {
@@ -358,6 +391,23 @@ describe("sibyl eval run against a real Sibyl server", () => {
     expect(badAggregate.stderr).toMatch(
       /--aggregate must be one of median, mean, logit_mean, trimmed_mean/,
     );
+    const questions = ["eval", "run", "--questions", fixture("questions.jsonl"), "--model", "x"];
+    const badLeaderboard = await sibyl(
+      [...questions, "--reference", out, "--leaderboard", "weekly"],
+      apiKey,
+      out,
+    );
+    expect(badLeaderboard.code).toBe(2);
+    expect(badLeaderboard.stderr).toMatch(/--leaderboard must be one of tournament, baseline/);
+    const modelsWithoutReference = await sibyl(
+      [...questions, "--reference-models", "models.json"],
+      apiKey,
+      out,
+    );
+    expect(modelsWithoutReference.code).toBe(2);
+    expect(modelsWithoutReference.stderr).toMatch(
+      /--reference-models and --leaderboard need --reference DIR/,
+    );
     const wrongKey = await sibyl(
       [
         "eval",
@@ -399,13 +449,11 @@ describe("sibyl eval run against a real Sibyl server", () => {
       broke.org.apiKey,
       out,
     );
+    // The batch is refused when it is created: no line of it could be held.
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /6 request\(s\) of fake-forecaster were refused for lack of credits \(402\)/,
+      /refused for lack of credits \(402: Insufficient credits for this batch/,
     );
-    const scores = readSummary(out).models["fake-forecaster"];
-    expect(scores?.requests).toEqual({ asked: 6, failed: 6, refused_for_credits: 6 });
-    expect(scores?.parse_rate).toBe(0);
-    expect(scores?.imputed).toBe(2);
+    expect(run.stderr).toMatch(/sibyl credits add .* run the same command again: it resumes/);
   });
 });

@@ -39,6 +39,24 @@ describe("the calibration plot", () => {
     expect(svg).not.toMatch(/<script|href=|url\(|<image|<foreignObject/i);
   });
 
+  it("labels the count legend with whole numbers, however the bins' counts fall", async () => {
+    for (const counts of [[12], [1, 2], [3, 17, 40], [5, 6, 7, 8, 9]]) {
+      const bins = counts.flatMap((n, bin) =>
+        Array.from({ length: n }, () => ({ probability: bin / 10 + 0.05, outcome: 1 })),
+      );
+      const svg = await calibrationSvg({ model: reliabilityBins(bins) }, "Calibration: counts");
+      const legend = svg.slice(
+        svg.indexOf("Symbol legend titled 'Forecasts in bin'"),
+        svg.indexOf(">Forecasts in bin</text>"),
+      );
+      const labels = [...legend.matchAll(/<text[^>]*>([^<]*)<\/text>/g)]
+        .map((match) => match[1] ?? "")
+        .filter((text) => /^[\d.,]+$/.test(text));
+      expect(labels.length).toBeGreaterThan(0);
+      for (const label of labels) expect(label, `${counts}`).toMatch(/^\d+$/);
+    }
+  });
+
   it("says so when there is nothing to plot", async () => {
     const svg = await calibrationSvg({}, "Calibration: empty");
     expect(svg).toContain(">No resolved binary forecasts to plot.</text>");

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { ConfigError, loadConfig } from "../../src/config/index.js";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
-import { request, V1_PREFIXES } from "../foundation/support/http.js";
+import { request, V1_PREFIXES } from "../support/http.js";
 import { fixture, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
 import { type ForecasterUpstream, startForecasterUpstream } from "./support/forecaster-upstream.js";
 

@@ -123,6 +123,43 @@ describe("leak check", () => {
       "https://news.example/x",
     ]);
   });
+
+  it("re-reads what an untrusted source showed for later times, and any of its dates", () => {
+    const record = (citations: ForecastRecord["citations"]): ForecastRecord => ({
+      item: item("a", "2025-03-01"),
+      model: "m",
+      asked: 1,
+      samples: [],
+      forecast: null,
+      reasoning: null,
+      thinking: null,
+      citations,
+      costUsd: 0,
+      error: null,
+      statusCode: 200,
+    });
+    const dates = ["2025-02-20T00:00:00.000Z"];
+    const audit = auditCitations([
+      record([
+        { url: "https://a.example/1", title: "Vote held on March 4", dates, trust: "untrusted" },
+        { url: "https://a.example/Q2-2025-outlook", title: "Outlook", dates, trust: "untrusted" },
+        { url: "https://a.example/2", title: "Vote set for March 4", dates, trust: "trusted" },
+        { url: "https://a.example/3", title: "Vote held on February 4", dates, trust: "untrusted" },
+        {
+          url: "https://a.example/4",
+          title: "Edited",
+          dates: ["2025-02-20T00:00:00.000Z", "2025-03-05T00:00:00.000Z"],
+          trust: "trusted",
+        },
+      ]),
+    ]);
+    expect(audit).toMatchObject({ citations: 5, leaks: 3 });
+    expect(audit.examples.map((example) => [example.url, example.date])).toEqual([
+      ["https://a.example/1", "March 4"],
+      ["https://a.example/Q2-2025-outlook", "Q2-2025"],
+      ["https://a.example/4", "2025-03-05T00:00:00.000Z"],
+    ]);
+  });
 });
 
 describe("answer tags", () => {

@@ -84,16 +84,33 @@ describe("ForecastBench question and resolution sets", () => {
     expect(set.resolutions).toHaveLength(1 + 5);
   });
 
-  it("--limit keeps the first N questions with all their resolution dates", async () => {
-    const set = await loadQuestionSet(
+  it("--limit draws N questions from every source, with all their resolution dates", async () => {
+    const load = (seed: number) =>
+      loadQuestionSet(
+        fixture("2026-07-05-llm.json"),
+        fixture("2026-07-05_resolution_set.json"),
+        6,
+        seed,
+      );
+    const set = await load(3);
+    const all = await loadQuestionSet(
       fixture("2026-07-05-llm.json"),
       fixture("2026-07-05_resolution_set.json"),
-      6,
+      null,
     );
     expect(new Set(set.items.map((item) => item.questionId)).size).toBe(6);
-    expect(set.items).toHaveLength(5 + 8);
     expect(set.skipped.over_limit).toBe(1);
-    expect(set.resolutions.every((r) => !r.itemKey.startsWith("yfinance/"))).toBe(true);
+    // Six sources, one question each.
+    expect(new Set(set.items.map((item) => item.source)).size).toBe(6);
+    // A dataset question keeps every resolution date it had.
+    for (const item of set.items) {
+      const dates = (list: typeof all.items) =>
+        list.filter((i) => i.source === item.source && i.questionId === item.questionId).length;
+      expect(dates(set.items)).toBe(dates(all.items));
+    }
+    expect((await load(3)).items.map((item) => item.key)).toEqual(
+      set.items.map((item) => item.key),
+    );
   });
 
   it("refuses a resolution set of another forecast due date, and one given as questions", async () => {

@@ -138,12 +138,14 @@ describe("report.html in headless Chromium", () => {
       const scores = await tableText(page, "#scores table");
       expect(scores[0]).toEqual([
         "forecaster",
-        "n",
-        "Brier",
+        "n (binary)",
+        "pooled Brier",
         "95% interval",
         "log score",
         "ECE",
-        "parse rate",
+        "parse rate (first reply)",
+        "parse rate (after re-asks)",
+        "re-asked",
         "imputed",
         "cost",
       ]);
@@ -162,7 +164,7 @@ describe("report.html in headless Chromium", () => {
         expect(Number(bounds?.[1])).toBeLessThanOrEqual(Number(brier));
         expect(Number(brier)).toBeLessThanOrEqual(Number(bounds?.[2]));
       }
-      expect(scores[2]?.[2]).toBe(summary.models["fake-forecaster"]?.brier?.toFixed(4));
+      expect(scores[2]?.[2]).toBe(summary.models["fake-forecaster"]?.pooled_brier?.toFixed(4));
 
       const bySource = await tableText(page, "#by-source table");
       expect(bySource[0]).toEqual(["source", ...MODELS]);
@@ -177,6 +179,44 @@ describe("report.html in headless Chromium", () => {
           }),
         ]),
       );
+      // ForecastBench's figures: the fake's equal-weight overall as summary.json has it.
+      const bench = await tableText(page, "#forecastbench table");
+      const fakeBench = summary.models["fake-forecaster"]?.forecastbench;
+      expect(bench.find((row) => row[0] === "fake-forecaster")?.[3]).toBe(
+        `${fakeBench?.overall.brier?.toFixed(4)} (n=${fakeBench?.overall.n})`,
+      );
+
+      // The per-question table: filtered by source, sorted by a model's score.
+      const questionRows = page.locator("#questions-table tbody tr");
+      expect(await questionRows.count()).toBe(summary.questions.length);
+      await page.locator("#filter-source").selectOption("fred");
+      const fred = summary.questions.filter((row) => row.source === "fred").length;
+      expect(fred).toBeGreaterThan(0);
+      expect(await page.locator("#questions-table tbody tr:not([hidden])").count()).toBe(fred);
+      expect(await page.locator("#questions-shown").textContent()).toBe(String(fred));
+      await page.locator("#filter-source").selectOption("");
+      await page.getByRole("button", { name: "fake-forecaster score" }).click();
+      const sorted = await page
+        .locator("#questions-table tbody tr")
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-source") ?? ""));
+      expect(sorted).toHaveLength(summary.questions.length);
+      const scoresInOrder = summary.questions
+        .map((row) => row.forecasts["fake-forecaster"]?.score ?? Number.POSITIVE_INFINITY)
+        .sort((a, b) => a - b);
+      const shownScores = await page
+        .locator("#questions-table tbody tr")
+        .evaluateAll(
+          (rows, column) =>
+            rows.map((row) =>
+              Number(
+                (row as unknown as { cells: { dataset: { sort?: string } }[] }).cells[column]
+                  ?.dataset.sort ?? "Infinity",
+              ),
+            ),
+          8 + MODELS.indexOf("fake-forecaster") * 2,
+        );
+      expect(shownScores).toEqual(scoresInOrder);
+
       for (const selector of ["#scores table", "#by-source table", "figure#calibration"]) {
         expect(await page.locator(selector).isVisible(), selector).toBe(true);
       }

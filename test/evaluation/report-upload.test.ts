@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
-import { request } from "../foundation/support/http.js";
+import { request } from "../support/http.js";
 import type { TestOrg } from "../support/server.js";
 import { fixture, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
 

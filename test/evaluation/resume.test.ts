@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchWorker } from "../../src/cli/worker.js";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
-import { completion, spawnCli } from "../foundation/support/cli.js";
+import { completion, spawnCli } from "../support/cli.js";
 import { silentLog } from "../support/silent-log.js";
 import { fixture, readJsonLines, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
 
@@ -105,7 +105,7 @@ describe("sibyl eval run resumes after being killed", () => {
     const straight = await sibyl(args(server, reference), other.org.apiKey, reference);
     expect(straight.code).toBe(0);
     expect(comparable(out)).toEqual(comparable(reference));
-    expect(readSummary(out).models["sibyl-baseline"]?.brier).toBe(0.25);
+    expect(readSummary(out).models["sibyl-baseline"]?.pooled_brier).toBe(0.25);
 
     // Running it again changes nothing and asks nothing new.
     const again = await sibyl(args(server, out), org.apiKey, out);
@@ -151,6 +151,6 @@ describe("sibyl eval run resumes after being killed", () => {
     const batches = await openai.batches.list();
     expect(batches.data.map((batch) => batch.id)).toEqual([batchId]);
     expect(savedState(out)?.models["sibyl-baseline"]?.batch_id).toBe(batchId);
-    expect(readSummary(out).models["sibyl-baseline"]).toMatchObject({ brier: 0.25, n: 8 });
+    expect(readSummary(out).models["sibyl-baseline"]).toMatchObject({ pooled_brier: 0.25, n: 8 });
   });
 });

@@ -112,7 +112,16 @@ describe("aggregates", () => {
       { type: "continuous", mean: 14, sd: 4 },
       { type: "continuous", mean: 30, sd: 3 },
     ];
-    expect(aggregateForecasts(normals, "median")).toEqual({ type: "continuous", mean: 14, sd: 3 });
+    // The median mean; the sd of the equal-weight mixture: √(mean variance + variance of means).
+    const variances = (4 + 16 + 9) / 3;
+    const centre = (10 + 14 + 30) / 3;
+    const spread = ((10 - centre) ** 2 + (14 - centre) ** 2 + (30 - centre) ** 2) / 3;
+    const median = aggregateForecasts(normals, "median");
+    expect(median?.type === "continuous" && median.mean).toBe(14);
+    expect(median?.type === "continuous" && median.sd).toBeCloseTo(
+      Math.sqrt(variances + spread),
+      12,
+    );
     expect(aggregateForecasts([], "median")).toBeNull();
   });
 });
@@ -183,8 +192,15 @@ describe("scoreCases", () => {
     ]);
     expect(scored.metrics.brier).toBeNull();
     expect(scored.metrics.multiple_choice).toMatchObject({ n: 1, brier: 0.38, imputed: 0 });
-    expect(scored.metrics.continuous).toMatchObject({ n: 1, crps: 0.233695, missing: 1 });
-    expect(scored.metrics.n).toBe(2);
+    // An outcome of 0 is scaled by 1.
+    expect(scored.metrics.continuous).toMatchObject({
+      n: 1,
+      crps: 0.233695,
+      scaled_crps: 0.233695,
+      missing: 1,
+    });
+    // n counts binary forecasts only: there are none here.
+    expect(scored.metrics.n).toBe(0);
   });
 
   it("paired differences are taken over the cases both forecasters scored", () => {

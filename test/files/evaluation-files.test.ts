@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectErrorResponse, request } from "../foundation/support/http.js";
 import {
   evaluationForm,
   evaluationSummary,
   uploadEvaluationFile,
 } from "../support/evaluation-uploads.js";
+import { expectErrorResponse, request } from "../support/http.js";
 import { batchUploadForm } from "../support/owned-objects.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
 
@@ -80,6 +80,11 @@ describe("files with purpose evaluation", () => {
         "invalid_evaluation_summary",
         "/models/m/n",
       ],
+      [
+        summaryForm({ ...evaluationSummary(), models: { m: { n: 1, log_score: 0 } } }),
+        "invalid_evaluation_summary",
+        "/models/m has no pooled_brier",
+      ],
       [summaryForm(evaluationSummary({ report_html: theirs })), "invalid_report_file", theirs],
       [
         summaryForm(evaluationSummary({ report_html: "file-000000000000000000000000" })),
@@ -102,5 +107,19 @@ describe("files with purpose evaluation", () => {
     const big = JSON.stringify({ ...evaluationSummary(), padding: "x".repeat(4 * 1024 * 1024) });
     const tooLarge = await upload(evaluationForm(big, "summary.json"));
     expectErrorResponse(tooLarge, { status: 413, code: "file_too_large" });
+  });
+});
+
+describe("the pooled Brier's name in a summary", () => {
+  it("accepts pooled_brier, and brier from summaries written before it was renamed", async () => {
+    const scores = { n: 10, log_score: -Math.LN2, parse_rate: 1 };
+    for (const pooled of [{ pooled_brier: 0.25 }, { brier: 0.25 }]) {
+      const summary = {
+        ...evaluationSummary(),
+        models: { "sibyl-baseline": { ...scores, ...pooled } },
+      };
+      const uploaded = await upload(summaryForm(summary));
+      expect(uploaded.status).toBe(200);
+    }
   });
 });

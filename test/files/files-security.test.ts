@@ -1,9 +1,9 @@
-import { V1_PREFIXES } from "../foundation/support/http.js";
 import {
   evaluationForm,
   evaluationSummary,
   uploadEvaluationFile,
 } from "../support/evaluation-uploads.js";
+import { V1_PREFIXES } from "../support/http.js";
 import { batchUploadForm, uploadFileAs } from "../support/owned-objects.js";
 import { describeRouteSecurity, routeSecurityServer } from "../support/route-checks.js";
 import type { TestOrg, TestServer } from "../support/server.js";

@@ -6,8 +6,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DiskBlobStore } from "../../src/files/disk-store.js";
-import { expectErrorResponse, type JsonResponse } from "../foundation/support/http.js";
 import { type AppServer, startAppServer } from "../support/app-server.js";
+import { expectErrorResponse, type JsonResponse } from "../support/http.js";
 import { type RawResponse, rawExchange } from "../support/raw-http.js";
 
 const LINE =

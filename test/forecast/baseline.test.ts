@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   ANSWER_TYPES,
   baselineForecast,
   baselineProse,
+  baselineStatement,
   extractAnswer,
   type OptionMap,
   questionText,
@@ -26,17 +28,15 @@ describe("baselineForecast", () => {
     });
   });
 
-  it("multiple choice without parsed options is uniform over A–D", () => {
-    expect(baselineForecast("multiple_choice", "Which one?", null)).toEqual({
-      type: "multiple_choice",
-      probabilities: { A: 0.25, B: 0.25, C: 0.25, D: 0.25 },
-    });
+  it("multiple choice without options gives no forecast instead of inventing A–D", () => {
+    expect(baselineForecast("multiple_choice", "Which one?", null)).toBeNull();
+    expect(baselineStatement("multiple_choice", "Which one?", null)).toMatch(/lists no options/);
   });
 
-  it("multiple choice always covers at least A and B", () => {
+  it("multiple choice with one option is that option", () => {
     expect(baselineForecast("multiple_choice", "Which one?", { A: "Only" })).toEqual({
       type: "multiple_choice",
-      probabilities: { A: 0.5, B: 0.5 },
+      probabilities: { A: 1 },
     });
   });
 
@@ -49,7 +49,7 @@ describe("baselineForecast", () => {
     expect(answer).toEqual({ type: "continuous", mean: 80, standardDeviation: 20 });
   });
 
-  it("continuous keeps years when they are the only figures", () => {
+  it("continuous keeps years when the question asks when", () => {
     expect(
       baselineForecast("continuous", "Between 2030 and 2040, when will it happen?", null),
     ).toEqual({
@@ -57,6 +57,33 @@ describe("baselineForecast", () => {
       mean: 2035,
       standardDeviation: 508.75,
     });
+  });
+
+  it.each([
+    "What will US CPI be in March 2026?",
+    "US CPI in March 2026",
+    "What will the unemployment rate be for Q3 2026, as reported on 2026-10-02?",
+    "How many seats will the party win in the 2027 election?",
+  ])("continuous refuses rather than read a date or year as the quantity: %s", (question) => {
+    expect(baselineForecast("continuous", question, null)).toBeNull();
+    expect(baselineForecast("continuous_value_only", question, null)).toBeNull();
+    const refusal = baselineStatement("continuous", question, null);
+    expect(refusal).toMatch(/no figure other than dates and years/);
+    // The refusal reads as no answer at all, not as a number found in it.
+    expect(extractAnswer("continuous", refusal, null)).toBeNull();
+  });
+
+  it("continuous centres on the figure a comparison names, not on a name's number", () => {
+    expect(
+      baselineForecast("continuous", "Will the S&P 500 close above 5,000 by 2026-12-31?", null),
+    ).toEqual({ type: "continuous", mean: 5000, standardDeviation: 1250 });
+    expect(
+      baselineForecast(
+        "continuous",
+        "What will US CPI inflation be in March 2026? It is currently 3.1%.",
+        null,
+      ),
+    ).toEqual({ type: "continuous", mean: 3.1, standardDeviation: 1 });
   });
 
   it("continuous ignores calendar dates", () => {
@@ -68,12 +95,8 @@ describe("baselineForecast", () => {
     expect(answer).toEqual({ type: "continuous", mean: 1200, standardDeviation: 300 });
   });
 
-  it("continuous without figures is the standard normal", () => {
-    expect(baselineForecast("continuous", "How tall will the tower be?", null)).toEqual({
-      type: "continuous",
-      mean: 0,
-      standardDeviation: 1,
-    });
+  it("continuous without figures gives no forecast", () => {
+    expect(baselineForecast("continuous", "How tall will the tower be?", null)).toBeNull();
   });
 
   it("continuous has a spread of at least 1", () => {
@@ -92,8 +115,7 @@ describe("baselineForecast", () => {
 
   it("free response says that nothing beyond the base rate is known", () => {
     const answer = baselineForecast("free_response", "Who will win?", null);
-    expect(answer.type).toBe("free_response");
-    expect(answer.type === "free_response" && answer.text).toMatch(/base rate/);
+    expect(answer?.type === "free_response" && answer.text).toMatch(/base rate/);
   });
 });
 
@@ -110,18 +132,16 @@ describe("baselineProse", () => {
       it(`${type}: extracting the prose gives the forecast back (${question})`, () => {
         const options = type === "multiple_choice" ? COLOURS : null;
         const answer = baselineForecast(type, question, options);
-        const prose = baselineProse(answer);
+        const prose = baselineStatement(type, question, options);
+        if (answer === null) {
+          expect(extractAnswer(type, prose, options), prose).toBeNull();
+          return;
+        }
+        expect(prose).toBe(baselineProse(answer));
         expect(sameAnswer(extractAnswer(type, prose, options), answer, 1e-6), prose).toBe(true);
       });
     }
   }
-
-  it("multiple choice without options reads back too", () => {
-    const answer = baselineForecast("multiple_choice", "Which?", null);
-    expect(
-      sameAnswer(extractAnswer("multiple_choice", baselineProse(answer), null), answer, 1e-6),
-    ).toBe(true);
-  });
 
   it("states the binary answer as a labelled percentage", () => {
     expect(baselineProse({ type: "binary", probability: 0.5 })).toContain("Probability: 50%");
@@ -156,5 +176,65 @@ describe("questionText", () => {
 
   it("is empty without a user message", () => {
     expect(questionText([{ role: "system", content: "Hi" }])).toBe("");
+  });
+});
+
+describe("the baseline's continuous anchor", () => {
+  const MONTHS = ["January", "March", "Sept.", "Dec"];
+  const date = fc.oneof(
+    fc.integer({ min: 1990, max: 2099 }).map(String),
+    fc
+      .tuple(fc.constantFrom(...MONTHS), fc.integer({ min: 1990, max: 2099 }))
+      .map(([month, year]) => `${month} ${year}`),
+    fc
+      .tuple(
+        fc.constantFrom(...MONTHS),
+        fc.integer({ min: 1, max: 28 }),
+        fc.integer({ min: 1990, max: 2099 }),
+      )
+      .map(([month, day, year]) => `${month} ${day}, ${year}`),
+    fc
+      .date({ min: new Date("1990-01-01"), max: new Date("2099-12-31"), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
+  );
+  const filler = fc.constantFrom(
+    "What will",
+    "US CPI",
+    "be in",
+    "the rate",
+    "for",
+    "reported on",
+    "by",
+  );
+  const datedQuestion = fc
+    .array(fc.oneof(filler, date), { minLength: 1, maxLength: 8 })
+    .map((parts) => `${parts.join(" ")}?`);
+
+  it("never takes a date or a year for the quantity", () => {
+    fc.assert(
+      fc.property(datedQuestion, (question) => {
+        expect(baselineForecast("continuous", question, null)).toBeNull();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("centres on a current value the question states, whatever dates surround it", () => {
+    fc.assert(
+      fc.property(
+        datedQuestion,
+        fc
+          .double({ min: 0.01, max: 1e6, noNaN: true })
+          .map((value) => Number(value.toFixed(2)))
+          // A whole number from 1900 to 2100 reads as a year, which the baseline leaves out.
+          .filter((value) => !(Number.isInteger(value) && value >= 1900 && value <= 2100)),
+        (question, value) => {
+          const stated = `${question} It is currently ${value}.`;
+          const answer = baselineForecast("continuous", stated, null);
+          expect(answer).toMatchObject({ type: "continuous", mean: value });
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

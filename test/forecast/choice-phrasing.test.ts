@@ -496,7 +496,7 @@ Someone else: 25%`,
     options: PARTIES,
     reply: `Final answer:
 Labour: 50%
-Tories: 25%
+Blues: 25%
 Lib Dems: 5%
 Reform: 20%`,
     expected: null,
@@ -604,7 +604,7 @@ const leftOut: Row[] = [
   {
     name: "an unknown nickname in a sentence that leaves an option out",
     options: PARTIES,
-    reply: "Labour 50%, Tories 15%, Lib Dems 5%, Reform 30%.",
+    reply: "Labour 50%, Blues 15%, Lib Dems 5%, Reform 30%.",
     expected: null,
   },
   {

@@ -54,7 +54,7 @@ function random(seed: number): () => number {
 function isValid(answer: ForecastAnswer): boolean {
   switch (answer.type) {
     case "binary":
-      return answer.probability >= 0.001 && answer.probability <= 0.999;
+      return answer.probability >= 0 && answer.probability <= 1;
     case "multiple_choice": {
       const values = Object.values(answer.probabilities);
       const sum = values.reduce((total, probability) => total + probability, 0);

@@ -11,10 +11,12 @@ import { sameAnswer } from "./answer-match.js";
 describe("formatAnswerTag", () => {
   it.each<[ForecastAnswer, string]>([
     [{ type: "binary", probability: 0.62 }, "<answer>0.62</answer>"],
-    [{ type: "binary", probability: 0.123456 }, "<answer>0.1235</answer>"],
+    [{ type: "binary", probability: 0.123456 }, "<answer>0.123456</answer>"],
     [{ type: "binary", probability: 0.5 }, "<answer>0.5</answer>"],
     [{ type: "binary", probability: 0.001 }, "<answer>0.001</answer>"],
-    [{ type: "binary", probability: 1 }, "<answer>0.999</answer>"],
+    [{ type: "binary", probability: 1 }, "<answer>1</answer>"],
+    [{ type: "binary", probability: 0 }, "<answer>0</answer>"],
+    [{ type: "binary", probability: 0.1 + 0.2 }, "<answer>0.3</answer>"],
     [
       { type: "multiple_choice", probabilities: { B: 0.45, A: 0.55 } },
       '<answer>{"A":0.55,"B":0.45}</answer>',
@@ -68,6 +70,8 @@ describe("formatAnswerTag round trip", () => {
     [{ type: "binary", probability: 0.62 }, null],
     [{ type: "binary", probability: 0.001 }, null],
     [{ type: "binary", probability: 0.999 }, null],
+    [{ type: "binary", probability: 1 }, null],
+    [{ type: "binary", probability: 0 }, null],
     [{ type: "multiple_choice", probabilities: { A: 0.55, B: 0.45 } }, null],
     [{ type: "multiple_choice", probabilities: { A: 0.2, B: 0, C: 0.8 } }, options],
     [{ type: "multiple_choice", probabilities: { A: 1 / 3, B: 1 / 3, C: 1 / 3 } }, options],

@@ -41,10 +41,14 @@ describe("guidanceFor", () => {
     expect(guidance).toContain("C: Green");
   });
 
-  it("the example in each guidance is itself a readable answer", () => {
-    for (const type of ANSWER_TYPES) {
+  it("the example in each numeric guidance is itself a readable answer", () => {
+    for (const type of ANSWER_TYPES.filter((candidate) => candidate !== "free_response")) {
       expect(extractAnswer(type, SHAPES[type], null)).not.toBeNull();
     }
+  });
+
+  it("the written answer's example, copied as is, is no answer", () => {
+    expect(extractAnswer("free_response", SHAPES.free_response, null)).toBeNull();
   });
 });
 

@@ -34,4 +34,12 @@ describe("withoutDates", () => {
     expect(blanked).toHaveLength(text.length);
     expect(values(blanked)).toEqual([42]);
   });
+
+  it("takes no date across a line break: a month ending a sentence, an ordinal on the next line", () => {
+    const text = "A price rise is due in March.\n\n10th percentile: 2.1M\n90th: 3.2M";
+    expect(values(withoutDates(text))).toEqual(values(text));
+    expect(values(withoutDates("Due on 10th\nMarch 2026 we expect 42."))).toEqual(
+      values("Due on 10th\nMarch 2026 we expect 42."),
+    );
+  });
 });

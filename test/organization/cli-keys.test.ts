@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { singleJson } from "../foundation/support/cli.js";
-import { runInProcess } from "../foundation/support/cli-in-process.js";
-import { TempDirs } from "../foundation/support/temp-dir.js";
+import { singleJson } from "../support/cli.js";
+import { runInProcess } from "../support/cli-in-process.js";
+import { TempDirs } from "../support/temp-dir.js";
 
 const temp = new TempDirs();
 let env: Record<string, string>;

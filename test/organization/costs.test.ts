@@ -5,9 +5,9 @@ import {
   startCompletionsEnv,
   upstreamModel,
 } from "../completions/support/env.js";
-import { BOTH_DATABASES } from "../foundation/support/databases.js";
-import { expectErrorResponse } from "../foundation/support/http.js";
-import { ManualClock } from "../foundation/support/manual-clock.js";
+import { BOTH_DATABASES } from "../support/databases.js";
+import { expectErrorResponse } from "../support/http.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import type { TestOrg } from "../support/server.js";
 import { call, createKey } from "./support/api.js";

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Services } from "../../src/services.js";
 import { type CompletionsEnv, MODEL, startCompletionsEnv } from "../completions/support/env.js";
 import { rejection } from "../completions/support/errors.js";
-import { BOTH_DATABASES } from "../foundation/support/databases.js";
-import { expectErrorResponse } from "../foundation/support/http.js";
+import { BOTH_DATABASES } from "../support/databases.js";
+import { expectErrorResponse } from "../support/http.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { type ApiKeyObject, call, createKey } from "./support/api.js";
 
@@ -88,7 +88,7 @@ describe.each(BOTH_DATABASES)("updating keys on $name", (kind) => {
     expect(await spentNanos(env.server.services, key.id)).toBe(2 * COST_NANOS);
     env.fake.reset();
     const refused = await rejection(ask(key.value));
-    expect(refused.status).toBe(402);
+    expect(refused.status).toBe(403);
     expect(refused.code).toBe("key_spend_limit_reached");
     expect(env.fake.requests).toHaveLength(0);
     env.fake.reset();

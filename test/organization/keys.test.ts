@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectErrorResponse, request } from "../foundation/support/http.js";
-import { ManualClock } from "../foundation/support/manual-clock.js";
+import { expectErrorResponse, request } from "../support/http.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
 import { type ApiKeyObject, call, createKey, type ListObject } from "./support/api.js";
 
@@ -61,6 +61,15 @@ describe("creating keys", () => {
     // The new key works, with its own scope.
     const balance = await request(server.url, "/v1/balance", { apiKey: created.value });
     expect(balance.status).toBe(200);
+  });
+
+  it("tells every cache not to keep the answer that carries the key", async () => {
+    for (const body of [{}, { scope: "admin" }, { name: "bot", spend_limit_usd: 1 }]) {
+      const response = await call(server.url, owner.apiKey, "POST", KEYS, body);
+      expect(response.status).toBe(200);
+      expect((response.body as { value: string }).value).toMatch(/^sk_/);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+    }
   });
 
   it("creates admin keys when asked; keys from the operator are admin keys", async () => {

@@ -1,4 +1,4 @@
-import { V1_PREFIXES } from "../foundation/support/http.js";
+import { V1_PREFIXES } from "../support/http.js";
 import { describeRouteSecurity, routeSecurityServer } from "../support/route-checks.js";
 import type { TestOrg, TestServer } from "../support/server.js";
 
@@ -11,7 +11,7 @@ const ownedKey = async (server: TestServer, owner: TestOrg) => ({
 /** The owner's newest ledger entry: its first top-up. */
 const ownedEntry = async (server: TestServer, owner: TestOrg) => {
   const page = await server.services.ledgerHistory.page(owner.organizationId, { limit: 1 });
-  return { entry_id: `le_${page.entries[0]?.id}` };
+  return { entry_id: page.entries[0]?.id ?? "" };
 };
 
 const startTime = () => String(Math.floor(Date.now() / 1000) - 3 * 86_400);

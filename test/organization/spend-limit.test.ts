@@ -4,7 +4,7 @@ import { ServiceError } from "../../src/errors.js";
 import type { Services } from "../../src/services.js";
 import { type CompletionsEnv, MODEL, startCompletionsEnv } from "../completions/support/env.js";
 import { rejection } from "../completions/support/errors.js";
-import { BOTH_DATABASES, type DatabaseUnderTest } from "../foundation/support/databases.js";
+import { BOTH_DATABASES, type DatabaseUnderTest } from "../support/databases.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
 import { createKey } from "./support/api.js";
 
@@ -19,12 +19,17 @@ async function spentNanos(services: Services, keyId: string): Promise<number> {
   return row.spent_nanos;
 }
 
-/** A hold, or the code of the 402 that refused it. */
+/** A hold, or the code of the 402 (credits) or 403 (the key's limit) that refused it. */
 async function tryHold(services: Services, orgId: string, keyId: string, nanos = HOLD) {
   try {
     return await services.ledger.reserve(orgId, nanos, null, undefined, keyId);
   } catch (error) {
-    if (error instanceof ServiceError && error.kind === "insufficient_credits") return error.code;
+    if (
+      error instanceof ServiceError &&
+      ["insufficient_credits", "forbidden"].includes(error.kind)
+    ) {
+      return error.code;
+    }
     throw error;
   }
 }
@@ -147,7 +152,7 @@ describe.each(BOTH_DATABASES)("key spend limits over HTTP on $name", (kind) => {
     return row.amount_nanos;
   }
 
-  it("never lets 20 concurrent requests take a key past its limit (402 names the limit)", async () => {
+  it("never lets 20 concurrent requests take a key past its limit (403 names the limit)", async () => {
     const org = await env.org("10");
     const worst = await worstCaseNanos(org.apiKey);
     // Room for three and a half worst cases; each request really costs half of one.
@@ -168,7 +173,7 @@ describe.each(BOTH_DATABASES)("key spend limits over HTTP on $name", (kind) => {
           .then(() => "ok")
           .catch(async (error: unknown) => {
             const refused = await rejection(Promise.reject(error));
-            expect(refused.status).toBe(402);
+            expect(refused.status).toBe(403);
             expect(refused.code).toBe("key_spend_limit_reached");
             expect(refused.message).toContain(`$${limitUsd}`);
             return "refused";
@@ -201,7 +206,7 @@ describe.each(BOTH_DATABASES)("key spend limits over HTTP on $name", (kind) => {
     const worst = await worstCaseNanos(org.apiKey);
     const key = await createKey(env.server.url, org.apiKey, { spend_limit_usd: (worst - 1) / 1e9 });
     const refused = await rejection(env.client(key.value).chat.completions.create(ask));
-    expect(refused.status).toBe(402);
+    expect(refused.status).toBe(403);
     expect(refused.code).toBe("key_spend_limit_reached");
     expect(env.fake.requests).toHaveLength(0);
     expect(await spentNanos(env.server.services, key.id)).toBe(0);

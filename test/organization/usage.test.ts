@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type CompletionsEnv, MODEL, startCompletionsEnv } from "../completions/support/env.js";
-import { expectErrorResponse } from "../foundation/support/http.js";
-import { ManualClock } from "../foundation/support/manual-clock.js";
+import { expectErrorResponse } from "../support/http.js";
+import { ManualClock } from "../support/manual-clock.js";
 import type { TestOrg } from "../support/server.js";
 import { call, createKey, type ListObject } from "./support/api.js";
 
@@ -229,7 +229,7 @@ describe("the ledger", () => {
     ]);
     expect(all.data[0]).toMatchObject({
       object: "organization.ledger_entry",
-      id: expect.stringMatching(/^le_\d+$/),
+      id: expect.stringMatching(/^le_[0-9A-Za-z]{22}$/),
       balance_after_usd: 0.999676,
       created_at: day2 + 7200,
       reference: expect.stringMatching(/^chatcmpl-/),
@@ -253,7 +253,7 @@ describe("the ledger", () => {
     const stranger = await env.org("1");
     const theirs = (await call(env.server.url, stranger.apiKey, "GET", "/v1/organization/ledger"))
       .body as ListObject<LedgerEntry>;
-    for (const after of [theirs.first_id, "le_999999", "nonsense"]) {
+    for (const after of [theirs.first_id, `le_${"0".repeat(22)}`, "nonsense"]) {
       const response = await call(
         env.server.url,
         org.apiKey,

@@ -25,7 +25,7 @@ afterAll(async () => {
 async function challenge(amountCents = 500): Promise<WireChallenge> {
   const answer = await postTopup(server.url, { amountCents });
   expect(answer.status).toBe(402);
-  return challengeFor(answer, "card");
+  return challengeFor(answer, "stripe");
 }
 
 function expectProblem(answer: TopupAnswer, code: string): void {
@@ -50,7 +50,7 @@ describe("paying by card with a shared payment token", () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body).toMatchObject({ credited_cents: 2_500, api_key: expect.any(String) });
     const sent = cards.requests.at(-1);
-    expect(sent?.headers["idempotency-key"]).toBe(`mpp_${paid.id}`);
+    expect(sent?.headers["idempotency-key"]).toBe(paid.id);
     expect(Object.fromEntries(sent?.form ?? [])).toMatchObject({
       amount: "2500",
       currency: "usd",
@@ -95,14 +95,15 @@ describe("paying by card with a shared payment token", () => {
     );
   });
 
-  it("answers 502 when the processor cannot be reached", async () => {
+  it("answers 503 with Retry-After when the processor cannot be reached", async () => {
     const paid = await challenge();
     await cards.stop();
     try {
       const answer = await postTopup(server.url, {
         authorization: paymentCredential(paid, { spt: "spt_any" }),
       });
-      expect(answer.status).toBe(502);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
       expect(answer.body).toMatchObject({ error: { code: "payment_verifier_unavailable" } });
     } finally {
       const restarted = new FakeCardApi();

@@ -1,6 +1,7 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { Challenge, Receipt } from "mppx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../foundation/support/manual-clock.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { OpenApiContract } from "../support/openapi-contract.js";
 import { startTestServer } from "../support/server.js";
 import { FakeCardApi } from "./support/fake-card-api.js";
@@ -41,6 +42,35 @@ function askWithoutCredits(baseUrl: string, apiKey: string): Promise<Response> {
     }),
   });
 }
+/** The JSON Schema of `x-payment-info` in draft-payment-discovery-00. */
+const X_PAYMENT_INFO_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  title: "x-payment-info",
+  oneOf: [
+    { $ref: "#/$defs/offer" },
+    {
+      type: "object",
+      required: ["offers"],
+      properties: { offers: { type: "array", minItems: 1, items: { $ref: "#/$defs/offer" } } },
+      additionalProperties: false,
+    },
+  ],
+  $defs: {
+    offer: {
+      type: "object",
+      required: ["intent", "method", "amount"],
+      properties: {
+        intent: { type: "string", enum: ["charge", "session"] },
+        method: { type: "string" },
+        amount: { oneOf: [{ type: "null" }, { type: "string", pattern: "^(0|[1-9][0-9]*)$" }] },
+        currency: { type: "string" },
+        description: { type: "string" },
+      },
+      additionalProperties: false,
+    },
+  },
+};
+
 const STRANGER = "0x2222222222222222222222222222222222222222";
 
 let node: FakeNode;
@@ -66,7 +96,7 @@ async function challenge(amountCents?: number, apiKey?: string): Promise<WireCha
     ...(apiKey ? { apiKey } : {}),
   });
   expect(answer.status).toBe(402);
-  return challengeFor(answer, "chain");
+  return challengeFor(answer, "tempo");
 }
 
 /** The payer's transfer for a challenge, mined; returns its hash. */
@@ -96,7 +126,7 @@ function expectProblem(answer: TopupAnswer, code: string): void {
     status: 402,
     error: { code, type: "payment_required" },
   });
-  expect(challengesOf(answer).map((fresh) => fresh.method)).toEqual(["chain", "card"]);
+  expect(challengesOf(answer).map((fresh) => fresh.method)).toEqual(["tempo", "stripe"]);
 }
 
 async function organizationCount(): Promise<number> {
@@ -115,7 +145,7 @@ describe("POST /v1/mpp/topup without a credential", () => {
     const [chain, card] = challengesOf(answer);
     expect(chain).toMatchObject({
       realm: REALM,
-      method: "chain",
+      method: "tempo",
       intent: "charge",
       request: {
         amount: "5000000",
@@ -126,7 +156,7 @@ describe("POST /v1/mpp/topup without a credential", () => {
     });
     expect(card).toMatchObject({
       realm: REALM,
-      method: "card",
+      method: "stripe",
       intent: "charge",
       request: {
         amount: "500",
@@ -152,8 +182,8 @@ describe("POST /v1/mpp/topup without a credential", () => {
       path: "/v1/compat/mpp/topup",
     });
     expectProblem(answer, "payment-required");
-    expect(challengeFor(answer, "chain").request.amount).toBe("123450000");
-    expect(challengeFor(answer, "card").description).toContain("$123.45");
+    expect(challengeFor(answer, "tempo").request.amount).toBe("123450000");
+    expect(challengeFor(answer, "stripe").description).toContain("$123.45");
   });
 
   it.each([
@@ -192,7 +222,7 @@ describe("paying with an on-chain transfer", () => {
       authorization: hashCredential(paid, hash, `did:pkh:eip155:4217:${PAYER}`),
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect(answer.headers.get("cache-control")).toBe("private");
+    expect(answer.headers.get("cache-control")).toBe("no-store");
     expect(answer.body).toEqual({
       organization_id: expect.stringMatching(/^org_/),
       credited_cents: 500,
@@ -200,7 +230,7 @@ describe("paying with an on-chain transfer", () => {
       api_key_id: expect.stringMatching(/^key_/),
     });
     const receipt = Receipt.deserialize(answer.headers.get("payment-receipt") ?? "");
-    expect(receipt).toMatchObject({ status: "success", method: "chain", reference: hash });
+    expect(receipt).toMatchObject({ status: "success", method: "tempo", reference: hash });
 
     const balance = await fetch(`${server.url}/v1/balance`, {
       headers: { authorization: `Bearer ${answer.body.api_key}` },
@@ -308,7 +338,6 @@ describe("paying with an on-chain transfer", () => {
 
   it("refuses transfers that do not pay this challenge", async () => {
     const cases: [string, Parameters<typeof pay>[1]][] = [
-      ["a smaller amount", { amount: 4_999_999n }],
       ["another recipient", { to: STRANGER }],
       ["another token", { token: "0x20c0000000000000000000000000000000000000" }],
       ["no memo", { memo: undefined }],
@@ -327,10 +356,14 @@ describe("paying with an on-chain transfer", () => {
       authorization: hashCredential(paid, pay(paid), `did:pkh:eip155:4217:${STRANGER}`),
     });
     expectProblem(otherSender, "verification-failed");
+    // A transaction not on chain may still be mined: the same challenge again, not fresh ones.
     const unknown = await postTopup(server.url, {
       authorization: hashCredential(paid, `0x${"ab".repeat(32)}`),
     });
-    expectProblem(unknown, "verification-failed");
+    expect(unknown.status).toBe(402);
+    expect(unknown.body).toMatchObject({ type: expect.stringContaining("verification-failed") });
+    expect(unknown.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(challengesOf(unknown).map((again) => again.id)).toEqual([paid.id]);
     expect(await organizationCount()).toBe(before);
   });
 
@@ -368,21 +401,19 @@ describe("/openapi.json", () => {
     expect(operation["x-payment-info"].offers).toEqual([
       expect.objectContaining({
         intent: "charge",
-        method: "chain",
+        method: "tempo",
         amount: "5000000",
         currency: USDC,
-        decimals: 6,
-        min_amount: "1000000",
-        max_amount: "10000000000",
       }),
       expect.objectContaining({
         intent: "charge",
-        method: "card",
+        method: "stripe",
         amount: "500",
         currency: "usd",
-        decimals: 2,
       }),
     ]);
+    const validate = new Ajv2020({ strict: false }).compile(X_PAYMENT_INFO_SCHEMA);
+    expect(validate(operation["x-payment-info"]), JSON.stringify(validate.errors)).toBe(true);
     const challenged = await postTopup(server.url);
     expect(
       contract.responseProblems("POST", "/v1/mpp/topup", {
@@ -391,7 +422,7 @@ describe("/openapi.json", () => {
         body: challenged.body,
       }),
     ).toEqual([]);
-    const paid = challengeFor(challenged, "chain");
+    const paid = challengeFor(challenged, "tempo");
     const ok = await postTopup(server.url, { authorization: hashCredential(paid, pay(paid)) });
     expect(
       contract.responseProblems("POST", "/v1/mpp/topup", {
@@ -404,14 +435,15 @@ describe("/openapi.json", () => {
 });
 
 describe("without a reachable chain node", () => {
-  it("answers 502 and credits nothing", async () => {
+  it("answers 503 with Retry-After and credits nothing", async () => {
     const paid = await challenge();
     const hash = pay(paid);
     const before = await organizationCount();
     await node.stop();
     try {
       const answer = await postTopup(server.url, { authorization: hashCredential(paid, hash) });
-      expect(answer.status).toBe(502);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(answer.body).toMatchObject({ error: { code: "payment_verifier_unavailable" } });
       expect(await organizationCount()).toBe(before);
     } finally {

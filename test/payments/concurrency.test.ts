@@ -32,8 +32,6 @@ describe.each(["sqlite", "postgres"] as const)(
       server = await startTopupServer({
         rpcUrl: node.url,
         cardApiBase: cards.url,
-        // The registered name, so the MPP SDK's wallet signs the on-chain challenge.
-        methods: { chain: "tempo" },
         ...(database ? { databaseUrl: database.url } : {}),
       });
     });
@@ -95,7 +93,7 @@ describe.each(["sqlite", "postgres"] as const)(
     });
 
     it("credits a card payment once and creates one PaymentIntent", async () => {
-      const paid = challengeFor(await postTopup(server.url), "card");
+      const paid = challengeFor(await postTopup(server.url), "stripe");
       const { statuses } = await race(paymentCredential(paid, { spt: cards.issueToken() }));
       expect(statuses).toEqual([200, ...Array(RETRIES - 1).fill(402)]);
       expect(cards.created).toBe(1);

@@ -11,11 +11,11 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function load(payments: unknown) {
+function load(payments: unknown, server: unknown = undefined) {
   const dir = mkdtempSync(path.join(tmpdir(), "sibyl-payments-"));
   dirs.push(dir);
   const file = path.join(dir, "sibyl.yaml");
-  writeFileSync(file, stringify({ payments }));
+  writeFileSync(file, stringify({ payments, ...(server ? { server } : {}) }));
   return loadConfig({ file, env: {}, cwd: dir });
 }
 
@@ -29,18 +29,43 @@ describe("payments configuration", () => {
     expect(payments).toMatchObject({
       secret_env: "SIBYL_PAYMENT_SECRET",
       challenge_ttl_seconds: 300,
+      limits: { per_address_per_minute: 60, per_challenge_per_minute: 20 },
       chain: {
-        method: "chain",
+        method: "tempo",
         chain_id: 4217,
         currency: "0x20C000000000000000000000b9537d11c60E8b50",
         decimals: 6,
       },
       card: {
-        method: "card",
+        method: "stripe",
         api_base: "https://api.stripe.com",
         payment_method_types: ["card", "link"],
       },
     });
+  });
+
+  it("keeps a private rail's own name", () => {
+    const payments = load({ chain: { ...chain, method: "acme-chain" }, card }).payments;
+    expect([payments?.chain?.method, payments?.card?.method]).toEqual(["acme-chain", "stripe"]);
+  });
+
+  it("refuses to offer challenges over plain HTTP off loopback unless allowed", () => {
+    for (const public_url of [
+      "http://sibyl.example",
+      "http://10.0.0.5:8080",
+      "http://0.0.0.0:8080",
+    ]) {
+      expect(() => load({ chain }, { public_url })).toThrow(/plain HTTP.*allow_plain_http/);
+      expect(load({ chain, allow_plain_http: true }, { public_url }).payments).not.toBeNull();
+    }
+    for (const public_url of [
+      "https://sibyl.example",
+      "http://127.0.0.1:8080",
+      "http://localhost:1",
+      "http://[::1]:8080",
+    ]) {
+      expect(load({ chain }, { public_url }).payments).not.toBeNull();
+    }
   });
 
   it.each([
@@ -49,8 +74,11 @@ describe("payments configuration", () => {
     [{ chain: { ...chain, colour: "red" } }, "payments.chain"],
     [{ chain: { ...chain, method: "Tempo" } }, "payments.chain.method"],
     [{ card: { network_id: "x" } }, "payments.card"],
-    [{ chain, card: { ...card, method: "chain" } }, "payments.card.method"],
+    [{ chain, card: { ...card, method: "tempo" } }, "payments.card.method"],
+    [{ chain: { ...chain, method: "stripe" }, card }, "payments.card.method"],
     [{ chain, challenge_ttl_seconds: 5 }, "payments.challenge_ttl_seconds"],
+    [{ chain, limits: { per_address_per_minute: 0 } }, "payments.limits.per_address_per_minute"],
+    [{ chain, limits: { per_challenge: 5 } }, "payments.limits"],
   ])("refuses %j at start, naming the key", (payments, where) => {
     expect(() => load(payments)).toThrow(ConfigError);
     expect(() => load(payments)).toThrow(where);
@@ -72,6 +100,6 @@ describe("payments configuration", () => {
       SIBYL_PAYMENT_SECRET: SECRET,
       CARD_KEY: "sk_x",
     });
-    expect(setup.rails.map((rail) => rail.method)).toEqual(["chain", "card"]);
+    expect(setup.rails.map((rail) => rail.method)).toEqual(["tempo", "stripe"]);
   });
 });

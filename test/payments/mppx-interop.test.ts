@@ -15,12 +15,8 @@ let server: TopupServer;
 beforeAll(async () => {
   node = await new FakeNode().start();
   cards = await new FakeCardApi().start();
-  // The registered MPP method names, so standard clients recognise the challenges.
-  server = await startTopupServer({
-    rpcUrl: node.url,
-    cardApiBase: cards.url,
-    methods: { chain: "tempo", card: "stripe" },
-  });
+  // The default configuration: standard clients recognise the registered method names.
+  server = await startTopupServer({ rpcUrl: node.url, cardApiBase: cards.url });
 });
 
 afterAll(async () => {

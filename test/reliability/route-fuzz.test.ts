@@ -40,7 +40,11 @@ beforeAll(async () => {
   client = new FuzzClient(world.server.url, REQUEST_TIMEOUT_MS);
   checks = {
     contract: world.contract,
-    foreignIds: new ForeignIds([...world.files.foreign, ...world.batches.foreign]),
+    foreignIds: new ForeignIds([
+      ...world.files.foreign,
+      ...world.batches.foreign,
+      ...world.calibrations.foreign,
+    ]),
   };
 });
 

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { usdToNanos } from "../../src/billing/money.js";
 import { createBatchWorker } from "../../src/cli/worker.js";
+import { usdToNanos } from "../../src/util/money.js";
 import {
   batchRequest,
   jsonl,
@@ -11,6 +11,7 @@ import {
 } from "../batches/support/batch-server.js";
 import { silentLog } from "../support/silent-log.js";
 import { MODEL, type ResearchEnv, startResearchEnv } from "./support/env.js";
+import { givenUrls, reportOf } from "./support/report.js";
 import { result } from "./support/scripted-provider.js";
 
 describe("research in a batch line", () => {
@@ -91,9 +92,8 @@ describe("research in a batch line", () => {
       usage: { research_cost_usd: number; inference_cost_usd: number; cost_usd: number };
     };
     expect(line?.custom_id).toBe("as-of");
-    expect(response.choices[0]?.message.annotations?.map((a) => a.url_citation.url)).toEqual([
-      "https://archive.example/dam",
-    ]);
+    expect(givenUrls(response)).toEqual(["https://archive.example/dam"]);
+    expect(reportOf(response).as_of).not.toBeNull();
     expect(response.usage.research_cost_usd).toBe(0.005);
     const prompt = JSON.stringify(env.fake.requests[0]?.body);
     expect(prompt).toContain("MARKER-BATCH-CLEAN");

@@ -1,9 +1,10 @@
 import type OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { usdToNanos } from "../../src/billing/money.js";
+import { usdToNanos } from "../../src/util/money.js";
 import { sibylUsage } from "../completions/support/sibyl-types.js";
 import { startTestDatabase } from "./support/databases.js";
 import { MODEL, type ResearchEnv, startResearchEnv } from "./support/env.js";
+import { givenUrls } from "./support/report.js";
 import { result } from "./support/scripted-provider.js";
 
 const SOURCES = {
@@ -69,7 +70,7 @@ describe.each(["sqlite", "postgres"] as const)("research billing (%s)", (kind) =
     const usage = sibylUsage(response.usage);
     expect(usage.research_cost_usd).toBe(0.03);
     expect(usage.cost_usd).toBeCloseTo(usage.inference_cost_usd + 0.03, 9);
-    expect(response.choices[0]?.message.annotations).toHaveLength(2);
+    expect(givenUrls(response)).toHaveLength(2);
 
     const inferenceNanos = usdToNanos(String(usage.inference_cost_usd));
     expect(await charges(org.organizationId)).toEqual([
@@ -98,6 +99,32 @@ describe.each(["sqlite", "postgres"] as const)("research billing (%s)", (kind) =
     ]);
   });
 
+  it("does not bill a source whose every result the guard dropped", async () => {
+    const org = await env.org("10");
+    env.news.script = {
+      results: [
+        result({
+          url: "https://news.example/later-date",
+          title: "Rates outlook",
+          publishedAt: new Date("2024-03-01T00:00:00Z"),
+          snippet: "A cut may come in June.",
+        }),
+        result({
+          url: "https://news.example/published-later",
+          title: "Rates decision",
+          publishedAt: new Date("2024-03-20T00:00:00Z"),
+          snippet: "The bank cut rates.",
+        }),
+      ],
+    };
+    const response = await ask(org.apiKey, { research: true, prediction_date: "2024-03-15" });
+
+    expect(env.news.calls).toHaveLength(1);
+    expect(givenUrls(response)).toEqual([]);
+    expect(sibylUsage(response.usage).research_cost_usd).toBe(0);
+    expect((await charges(org.organizationId)).map((charge) => charge.memo)).toEqual([MODEL]);
+  });
+
   it("does not bill a source that failed, and still answers", async () => {
     const org = await env.org("10");
     env.news.script = found("news");
@@ -108,9 +135,7 @@ describe.each(["sqlite", "postgres"] as const)("research billing (%s)", (kind) =
 
     expect(response.choices[0]?.message.content).toBeTruthy();
     expect(sibylUsage(response.usage).research_cost_usd).toBe(0.01);
-    expect(response.choices[0]?.message.annotations?.map((a) => a.url_citation.url)).toEqual([
-      "https://news.example/rates",
-    ]);
+    expect(givenUrls(response)).toEqual(["https://news.example/rates"]);
     expect((await charges(org.organizationId)).map((charge) => charge.memo)).toEqual([
       "research:news_search",
       MODEL,

@@ -1,8 +1,9 @@
 import type OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sibylUsage } from "../completions/support/sibyl-types.js";
-import { ManualClock } from "../foundation/support/manual-clock.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { MODEL, type ResearchEnv, startResearchEnv } from "./support/env.js";
+import { givenUrls, reportOf } from "./support/report.js";
 import { result } from "./support/scripted-provider.js";
 
 describe("the research cache", () => {
@@ -54,7 +55,7 @@ describe("the research cache", () => {
       prediction_date: "2024-02-01",
     });
     expect(env.news.calls).toHaveLength(1);
-    expect(second.choices[0]?.message.annotations).toEqual(first.choices[0]?.message.annotations);
+    expect(reportOf(second)).toEqual(reportOf(first));
     expect(sibylUsage(second.usage).research_cost_usd).toBe(0.01);
     const metrics = await env.services.metrics.registry.metrics();
     expect(metrics).toContain(
@@ -79,10 +80,10 @@ describe("the research cache", () => {
   it("does not keep a failed search", async () => {
     env.news.script = { fail: "unreachable" };
     const failed = await ask("Will the barley harvest set a record?");
-    expect(failed.choices[0]?.message.annotations).toEqual([]);
+    expect(givenUrls(failed)).toEqual([]);
     env.news.script = found;
     const retried = await ask("Will the barley harvest set a record?");
     expect(env.news.calls).toHaveLength(2);
-    expect(retried.choices[0]?.message.annotations).toHaveLength(1);
+    expect(givenUrls(retried)).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { countTextTokens } from "../../src/inference/tokens.js";
 import { upstreamBody } from "../completions/support/sibyl-types.js";
 import { MODEL, type ResearchEnv, startResearchEnv } from "./support/env.js";
+import { givenUrls, reportOf } from "./support/report.js";
 import { result } from "./support/scripted-provider.js";
 
 const NEWS = [
@@ -37,7 +38,7 @@ const WEB = [
 ];
 
 /** Round robin in each source's order: the web's first result repeats the news' first. */
-const CITED = [
+const GIVEN = [
   { url: "https://news.example/a?utm_source=rss&utm_medium=feed", title: "Ceasefire talks resume" },
   { url: "https://news.example/b", title: "Envoys expect a deal within weeks" },
   { url: "https://web.example/analysis", title: "Analysis: what a deal would need" },
@@ -79,18 +80,48 @@ describe("citations and the research message", () => {
     env.web.script = { results: WEB };
   }
 
-  it("cites each page once, sources interleaved, through the openai SDK", async () => {
+  it("reports each page given once, sources interleaved, through the openai SDK", async () => {
     script();
     const response = await env
       .client(apiKey)
       .chat.completions.create(request as OpenAI.ChatCompletionCreateParamsNonStreaming);
-    const annotations = response.choices[0]?.message.annotations ?? [];
-    expect(annotations.map((a) => a.type)).toEqual([
-      "url_citation",
-      "url_citation",
-      "url_citation",
+    const report = reportOf(response);
+    expect(report.as_of).toBeNull();
+    expect(report.sources.map(({ url, title }) => ({ url, title }))).toEqual(GIVEN);
+    expect(report.sources.map((source) => [source.number, source.source, source.trust])).toEqual([
+      [1, "news_search", "untrusted"],
+      [2, "news_search", "untrusted"],
+      [3, "web_search", "untrusted"],
     ]);
-    expect(annotations.map((a) => a.url_citation)).toEqual(CITED);
+    expect(report.sources[0]).toMatchObject({
+      published_at: "2024-05-01T10:00:00.000Z",
+      first_seen_at: null,
+      provider: "scripted-news",
+    });
+    expect(report.dropped).toEqual({ duplicate: 1 });
+    // The echoed prompt cites nothing in brackets.
+    expect(response.choices[0]?.message.annotations).toEqual([]);
+  });
+
+  it("annotates each citation the reply writes, with its span and the source's title", async () => {
+    script();
+    const content =
+      "Talks resumed [1]; a deal needs three things [3]. Envoys agree [2, 1]. [9] is no source.";
+    env.fake.setDefault({ contents: [content] });
+    const response = await env
+      .client(apiKey)
+      .chat.completions.create(request as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const reply = response.choices[0]?.message.content ?? "";
+    const annotations = response.choices[0]?.message.annotations ?? [];
+    expect(
+      annotations.map(({ url_citation: c }) => [c.url, reply.slice(c.start_index, c.end_index)]),
+    ).toEqual([
+      [GIVEN[0]?.url, "[1]"],
+      [GIVEN[2]?.url, "[3]"],
+      [GIVEN[1]?.url, "[2, 1]"],
+      [GIVEN[0]?.url, "[2, 1]"],
+    ]);
+    expect(annotations[1]?.url_citation.title).toBe("Analysis: what a deal would need");
   });
 
   it("gives the model one numbered list after the date line and before the guidance", async () => {
@@ -118,8 +149,9 @@ describe("citations and the research message", () => {
     expect(messages[3]?.content).toBe("You are a careful forecaster.");
   });
 
-  it("streams the citations in each choice's final chunk", async () => {
+  it("streams the citations in each choice's final chunk and the report in the last chunk", async () => {
     script();
+    env.fake.setDefault({ contents: ["See [2] and [1]."] });
     const stream = await env.client(apiKey).chat.completions.create({
       ...request,
       n: 2,
@@ -127,7 +159,9 @@ describe("citations and the research message", () => {
     } as OpenAI.ChatCompletionCreateParamsStreaming);
     const finals = new Map<number, unknown>();
     const elsewhere: unknown[] = [];
+    const chunks: unknown[] = [];
     for await (const chunk of stream) {
+      chunks.push(chunk);
       for (const choice of chunk.choices) {
         const annotations = (choice.delta as { annotations?: unknown }).annotations;
         if (choice.finish_reason) finals.set(choice.index, annotations);
@@ -135,11 +169,22 @@ describe("citations and the research message", () => {
       }
     }
     expect(elsewhere).toEqual([]);
-    const expected = CITED.map((citation) => ({ type: "url_citation", url_citation: citation }));
+    const span = (url: string | undefined, start: number) => ({
+      type: "url_citation",
+      url_citation: {
+        url,
+        title: GIVEN.find((g) => g.url === url)?.title,
+        start_index: start,
+        end_index: start + 3,
+      },
+    });
+    const expected = [span(GIVEN[1]?.url, 4), span(GIVEN[0]?.url, 12)];
     expect([...finals.entries()].sort()).toEqual([
       [0, expected],
       [1, expected],
     ]);
+    expect(givenUrls(chunks.at(-1))).toEqual(GIVEN.map((given) => given.url));
+    expect(chunks.slice(0, -1).some((chunk) => "research" in (chunk as object))).toBe(false);
   });
 
   it("keeps the message within the configured token budget", async () => {
@@ -161,7 +206,7 @@ describe("citations and the research message", () => {
     const messages = upstreamBody(env.fake.requests[0]?.body).messages ?? [];
     const research = messages[1]?.content ?? "";
     // 2,000 tokens by default: some of the eight reports fit, each cut short.
-    const cited = response.choices[0]?.message.annotations ?? [];
+    const cited = reportOf(response).sources;
     expect(cited.length).toBeGreaterThan(2);
     expect(cited.length).toBeLessThan(8);
     expect(research.match(/^\[\d+\] /gm)).toHaveLength(cited.length);

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { upstreamBody } from "../completions/support/sibyl-types.js";
 import { startTestDatabase } from "./support/databases.js";
 import { article, MODEL, type ResearchEnv, startResearchEnv } from "./support/env.js";
+import { givenUrls } from "./support/report.js";
 import { result } from "./support/scripted-provider.js";
 import { type SearchServer, startSearchServer } from "./support/search-server.js";
 
@@ -53,7 +54,7 @@ const LEAKED_MARKERS = [
 ];
 
 function citedUrls(response: OpenAI.ChatCompletion): string[] {
-  return (response.choices[0]?.message.annotations ?? []).map((a) => a.url_citation.url);
+  return givenUrls(response);
 }
 
 function promptSent(env: ResearchEnv): string {
@@ -187,11 +188,11 @@ describe("a provider whose own cutoff filter leaks", () => {
       ["https://wire.example/after", "published_after_cutoff"],
       ["https://wire.example/seen-after", "first_seen_after_cutoff"],
       ["https://wire.example/undated", "no_date"],
-      ["https://wire.example/recap", "later_date_in_text"],
+      ["https://wire.example/recap", "later_date_shown"],
     ]);
     const metrics = await env.services.metrics.registry.metrics();
     expect(metrics).toContain(
-      'sibyl_research_results_dropped_total{source="news_search",reason="later_date_in_text"} 1',
+      'sibyl_research_results_dropped_total{source="news_search",reason="later_date_shown"} 1',
     );
     expect(metrics).toContain(
       'sibyl_research_results_dropped_total{source="news_search",reason="no_date"} 1',

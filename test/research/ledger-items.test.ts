@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allocateCharge } from "../../src/billing/ledger.js";
-import { usdToNanos } from "../../src/billing/money.js";
 import type { Services } from "../../src/services.js";
-import { BOTH_DATABASES, type DatabaseUnderTest } from "../foundation/support/databases.js";
-import { ledgerTotals } from "../foundation/support/ledger-totals.js";
+import { usdToNanos } from "../../src/util/money.js";
+import { BOTH_DATABASES, type DatabaseUnderTest } from "../support/databases.js";
+import { ledgerTotals } from "../support/ledger-totals.js";
 
 const usd = usdToNanos;
 

@@ -4,9 +4,9 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, type DatabaseHandle } from "../../src/db/connect.js";
 import { ArchiveSource } from "../../src/research/archive/archive-source.js";
-import { runInProcess } from "../foundation/support/cli-in-process.js";
-import { TempDirs } from "../foundation/support/temp-dir.js";
+import { runInProcess } from "../support/cli-in-process.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
+import { TempDirs } from "../support/temp-dir.js";
 
 interface Target {
   name: string;
@@ -85,8 +85,16 @@ describe.each(TARGETS)("sibyl news import on $name", (target) => {
     return file;
   }
 
-  const sibyl = (lines: string[], ending?: string) =>
-    runInProcess(["news", "import", writeLines(lines, ending)], env);
+  const sibyl = (lines: string[], ending?: string, flags: string[] = []) =>
+    runInProcess(["news", "import", writeLines(lines, ending), ...flags], env);
+  const FROM_PUBLISHED = ["--first-seen-from-published"];
+
+  function writeFeed(xml: string, extension: string): string {
+    files += 1;
+    const file = path.join(dir, `feed-${files}.${extension}`);
+    writeFileSync(file, xml);
+    return file;
+  }
 
   const firstSeen = async (url: string) => {
     const rows = await sql<{ first_seen_at: number; published_at: number }>`
@@ -148,35 +156,136 @@ describe.each(TARGETS)("sibyl news import on $name", (target) => {
     });
   });
 
-  it("dates an article first seen when it was published unless the line says otherwise", async () => {
+  it("counts a line without first_seen_at as first seen at the import, or with the flag at its published date", async () => {
+    const before = Date.now();
     const result = await sibyl([
       good(20, { published_at: "2024-03-10" }),
       good(21, { published_at: "2024-03-10T12:00:00+02:00", first_seen_at: "2024-03-20T00:00Z" }),
     ]);
+    const after = Date.now();
     expect(summaryOf(result.stdout)).toEqual({ imported: 2, duplicates: 0, rejected: 0 });
-    // A date alone may be any moment of that day: the article counts from its last one.
-    expect(await firstSeen("https://news.example/articles/20")).toEqual({
-      publishedAt: Date.UTC(2024, 2, 11) - 1,
-      firstSeenAt: Date.UTC(2024, 2, 11) - 1,
-    });
+    const imported = await firstSeen("https://news.example/articles/20");
+    expect(imported?.publishedAt).toBe(Date.UTC(2024, 2, 11) - 1);
+    expect(imported?.firstSeenAt).toBeGreaterThanOrEqual(before);
+    expect(imported?.firstSeenAt).toBeLessThanOrEqual(after);
     expect(await firstSeen("https://news.example/articles/21")).toEqual({
       publishedAt: Date.UTC(2024, 2, 10, 10),
       firstSeenAt: Date.UTC(2024, 2, 20),
     });
-    const asOf = await archive.search("reservoir", {
-      cutoff: new Date("2024-03-15T00:00:00Z"),
-      limit: 50,
+
+    const vouched = await sibyl([good(22, { published_at: "2024-03-10" })], "\n", FROM_PUBLISHED);
+    expect(summaryOf(vouched.stdout)).toEqual({ imported: 1, duplicates: 0, rejected: 0 });
+    // A date alone may be any moment of that day: the article counts from its last one.
+    expect(await firstSeen("https://news.example/articles/22")).toEqual({
+      publishedAt: Date.UTC(2024, 2, 11) - 1,
+      firstSeenAt: Date.UTC(2024, 2, 11) - 1,
     });
-    expect(asOf.map((r) => r.url)).toContain("https://news.example/articles/20");
-    expect(asOf.map((r) => r.url)).not.toContain("https://news.example/articles/21");
+    const asOf = (
+      await archive.search("reservoir", { cutoff: new Date("2024-03-15T00:00:00Z"), limit: 50 })
+    ).map((r) => r.url);
+    expect(asOf).toContain("https://news.example/articles/22");
+    expect(asOf).not.toContain("https://news.example/articles/20");
+    expect(asOf).not.toContain("https://news.example/articles/21");
+    expect(
+      (await archive.search("reservoir", { cutoff: null, limit: 50 })).map((r) => r.trust),
+    ).not.toContain("trusted");
+  });
+
+  it("reads edit times: the latest of first_seen_at, updated_at and modified counts", async () => {
+    const result = await sibyl(
+      [
+        good(50, { first_seen_at: "2024-03-02T00:00:00Z", updated_at: "2024-03-20T00:00:00Z" }),
+        good(51, { modified: "2024-03-25T06:00:00Z" }),
+        good(52, { updated_at: "2024-02-01T00:00:00Z" }),
+        good(53, { updated_at: "last week" }),
+      ],
+      "\n",
+      FROM_PUBLISHED,
+    );
+    expect(summaryOf(result.stdout)).toEqual({ imported: 3, duplicates: 0, rejected: 1 });
+    expect(result.stderr).toMatch(/:4: updated_at is not a valid ISO 8601 date-time: "last week"/);
+    expect((await firstSeen("https://news.example/articles/50"))?.firstSeenAt).toBe(
+      Date.UTC(2024, 2, 20),
+    );
+    expect((await firstSeen("https://news.example/articles/51"))?.firstSeenAt).toBe(
+      Date.UTC(2024, 2, 25, 6),
+    );
+    expect((await firstSeen("https://news.example/articles/52"))?.firstSeenAt).toBe(
+      Date.UTC(2024, 2, 1, 8),
+    );
+  });
+
+  it("exits 1 when nothing was imported and something was rejected", async () => {
+    const result = await sibyl([good(60, { published_at: "soon" }), "{oops"]);
+    expect(result.code).toBe(1);
+    expect(summaryOf(result.stdout)).toEqual({ imported: 0, duplicates: 0, rejected: 2 });
+    expect(result.stderr).toMatch(/:1: published_at is not a valid ISO 8601 date-time: "soon"/);
+    const duplicatesOnly = await sibyl([good(0)]);
+    expect(duplicatesOnly.code).toBe(0);
+  });
+
+  it("imports RSS and Atom documents, rejecting items without a readable date by their line", async () => {
+    const rss = writeFeed(
+      `<?xml version="1.0"?>
+<rss version="2.0"><channel><title>Water Wire</title>
+<item><title>Reservoir rss one</title><link>https://news.example/rss/1</link>
+  <pubDate>Tue, 12 Mar 2024 08:00:00 GMT</pubDate><description>&lt;p&gt;Levels fell.&lt;/p&gt;</description></item>
+<item><title>Reservoir rss two</title><link>https://news.example/rss/2</link>
+  <pubDate>sometime soon</pubDate></item>
+<item><title>Reservoir rss three</title><link>https://news.example/rss/3</link></item>
+</channel></rss>
+`,
+      "xml",
+    );
+    const fromRss = await runInProcess(["news", "import", rss, ...FROM_PUBLISHED], env);
+    expect(fromRss.code).toBe(0);
+    expect(summaryOf(fromRss.stdout)).toEqual({ imported: 1, duplicates: 0, rejected: 2 });
+    expect(
+      fromRss.stderr
+        .trim()
+        .split("\n")
+        .map((text) => text.replace(/^.*?\.xml:/, "")),
+    ).toEqual(['5: item date is not a readable date: "sometime soon"', "7: item has no date"]);
+    expect(await firstSeen("https://news.example/rss/1")).toEqual({
+      publishedAt: Date.UTC(2024, 2, 12, 8),
+      firstSeenAt: Date.UTC(2024, 2, 12, 8),
+    });
+
+    const atom = writeFeed(
+      `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Atom Water</title>
+<entry><title>Reservoir atom one</title><link href="https://news.example/atom/1"/>
+  <published>2024-03-12T08:00:00Z</published><updated>2024-03-18T00:00:00Z</updated>
+  <summary>Levels fell again.</summary></entry>
+</feed>
+`,
+      "atom",
+    );
+    const fromAtom = await runInProcess(["news", "import", atom], env);
+    expect(summaryOf(fromAtom.stdout)).toEqual({ imported: 1, duplicates: 0, rejected: 0 });
+    const row = await firstSeen("https://news.example/atom/1");
+    expect(row?.publishedAt).toBe(Date.UTC(2024, 2, 12, 8));
+    // Without the flag the import is when it was first seen.
+    expect(row?.firstSeenAt).toBeGreaterThan(Date.UTC(2025, 0, 1));
+    const found = await archive.search("reservoir atom", { cutoff: null, limit: 5 });
+    expect(found[0]).toMatchObject({ source: "Atom Water", trust: "untrusted" });
+
+    const garbage = writeFeed("<html><body>not a feed</body></html>", "xml");
+    const fromGarbage = await runInProcess(["news", "import", garbage], env);
+    expect(fromGarbage.code).toBe(1);
+    expect(fromGarbage.stderr).toMatch(/:1: not a readable RSS, Atom or RDF feed/);
   });
 
   it("counts an article dated by its day alone from that day's end, or from when it was first seen", async () => {
-    const result = await sibyl([
-      good(25, { published_at: "2024-03-12" }),
-      good(26, { published_at: "2024-03-12", first_seen_at: "2024-03-12T09:30:00Z" }),
-      good(27, { published_at: "2024-03-12T18:00:00Z", first_seen_at: "2024-03-12" }),
-    ]);
+    const result = await sibyl(
+      [
+        good(25, { published_at: "2024-03-12" }),
+        good(26, { published_at: "2024-03-12", first_seen_at: "2024-03-12T09:30:00Z" }),
+        good(27, { published_at: "2024-03-12T18:00:00Z", first_seen_at: "2024-03-12" }),
+      ],
+      "\n",
+      FROM_PUBLISHED,
+    );
     expect(summaryOf(result.stdout)).toEqual({ imported: 3, duplicates: 0, rejected: 0 });
     expect(await firstSeen("https://news.example/articles/26")).toEqual({
       publishedAt: Date.UTC(2024, 2, 12, 9, 30),
@@ -246,7 +355,7 @@ describe.each(TARGETS)("sibyl news import on $name", (target) => {
 
     const noFile = await runInProcess(["news", "import"], env);
     expect(noFile.code).toBe(2);
-    expect(noFile.stderr).toMatch(/news import needs a FILE/);
+    expect(noFile.stderr).toMatch(/news import needs FILE/);
 
     const unknown = await runInProcess(["news", "export"], env);
     expect(unknown.code).toBe(2);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MODEL, type ResearchEnv, startResearchEnv } from "./support/env.js";
+import { givenUrls, reportOf } from "./support/report.js";
 import { result } from "./support/scripted-provider.js";
 
 const QUESTION = { role: "user" as const, content: "Will the strike end before the holidays?" };
@@ -91,6 +92,7 @@ describe("research request rules (only news_search configured)", () => {
     );
     expect(answer.status).toBe(200);
     expect(answer.body.choices?.[0]?.message.annotations).toBeUndefined();
+    expect(answer.body).not.toHaveProperty("research");
     expect(answer.body.usage).not.toHaveProperty("research_cost_usd");
     expect(env.news.calls).toHaveLength(0);
   });
@@ -116,7 +118,7 @@ describe("research request rules (only news_search configured)", () => {
     env.news.script = { hang: true };
     const answer = await post(env, apiKey, "/v1/chat/completions", chat({ research: true }));
     expect(answer.status).toBe(200);
-    expect(answer.body.choices?.[0]?.message.annotations).toEqual([]);
+    expect(givenUrls(answer.body)).toEqual([]);
     expect(answer.body.usage?.research_cost_usd).toBe(0);
     expect(env.logs.find((line) => line.level === "warn")?.details).toMatchObject({
       source: "news_search",
@@ -139,9 +141,8 @@ describe("research request rules (only news_search configured)", () => {
       "/v1/chat/completions",
       chat({ research: true, messages: [{ role: "user", content: "Will the pages load?" }] }),
     );
-    expect(answer.body.choices?.[0]?.message.annotations).toEqual([
-      { type: "url_citation", url_citation: { url: "https://ok.example/a", title: "ok" } },
-    ]);
+    expect(givenUrls(answer.body)).toEqual(["https://ok.example/a"]);
+    expect(reportOf(answer.body).dropped).toEqual({ not_a_web_address: 1 });
   });
 });
 

@@ -8,7 +8,7 @@ import {
 } from "../completions/support/env.js";
 import { sibylUsage } from "../completions/support/sibyl-types.js";
 import { post } from "../completions/support/sse.js";
-import { request } from "../foundation/support/http.js";
+import { request } from "../support/http.js";
 
 let env: CompletionsEnv;
 

@@ -1,5 +1,5 @@
 import { FORESIGHT_PREFIXES } from "../../src/http/routes/v1.js";
-import { V1_PREFIXES } from "../foundation/support/http.js";
+import { V1_PREFIXES } from "../support/http.js";
 import {
   describeRouteSecurity,
   type RouteSecurity,

@@ -154,7 +154,7 @@ describe("the Responses event stream", () => {
     expect(typeof error.message).toBe("string");
     expect(error.error).toMatchObject({ message: error.message, code: error.code });
     const failed = responseOf(events.at(-1));
-    expect(failed).toMatchObject({ status: "failed", error: { code: error.code } });
+    expect(failed).toMatchObject({ status: "failed", error: { code: "server_error" } });
     expect(events.map(({ data }) => data.sequence_number)).toEqual(events.map((_, i) => i));
   });
 

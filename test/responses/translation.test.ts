@@ -25,9 +25,9 @@ const usage = {
   inference_cost_usd: 0.00008,
   research_cost_usd: 0.00002,
 };
-const citation = (url: string, title: string | null): UrlCitationAnnotation => ({
+const citation = (url: string, title: string): UrlCitationAnnotation => ({
   type: "url_citation",
-  url_citation: { url, title },
+  url_citation: { url, title, start_index: 0, end_index: 3 },
 });
 
 function chunk(
@@ -39,7 +39,7 @@ function chunk(
     object: "chat.completion.chunk",
     created: 1,
     model: "m",
-    choices: [{ index: 0, delta, finish_reason: finish }],
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   };
 }
 
@@ -69,7 +69,7 @@ function accumulated(events: ResponseStreamEvent[]) {
 }
 
 describe("citations", () => {
-  it("become output_text annotations of a whole response, spanning the text", () => {
+  it("become output_text annotations of a whole response, with the spans the reply cites", () => {
     const chat: ChatCompletionResponse = {
       id: "chatcmpl-1",
       object: "chat.completion",
@@ -81,12 +81,14 @@ describe("citations", () => {
           message: {
             role: "assistant",
             content: "Likely.",
+            refusal: null,
             thinking: null,
             annotations: [
               citation("https://a.example/1", "A"),
-              citation("https://b.example", null),
+              citation("https://b.example", "b.example"),
             ],
           },
+          logprobs: null,
           finish_reason: "stop",
         },
       ],
@@ -104,14 +106,14 @@ describe("citations", () => {
               url: "https://a.example/1",
               title: "A",
               start_index: 0,
-              end_index: 7,
+              end_index: 3,
             },
             {
               type: "url_citation",
               url: "https://b.example",
-              title: "",
+              title: "b.example",
               start_index: 0,
-              end_index: 7,
+              end_index: 3,
             },
           ],
         },
@@ -134,7 +136,7 @@ describe("citations", () => {
     expect(types[added + 1]).toBe("response.output_text.done");
     expect(events[added]).toMatchObject({
       annotation_index: 0,
-      annotation: { url: "https://a.example/1", start_index: 0, end_index: 7 },
+      annotation: { url: "https://a.example/1", start_index: 0, end_index: 3 },
     });
     const response = await accumulated(events);
     expect(response.output_text).toBe("Likely.");
@@ -198,7 +200,7 @@ describe("interleavings", () => {
       type: "response.failed",
       response: {
         status: "failed",
-        error: { code: "context_length_exceeded", message: "too long" },
+        error: { code: "invalid_prompt", message: "too long" },
         output: [{ type: "message", status: "incomplete", content: [{ text: "Par" }] }],
       },
     });

@@ -4,9 +4,9 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { usdToNanos } from "../../src/billing/money.js";
 import { loadConfig } from "../../src/config/index.js";
 import { createServices, type Services } from "../../src/services.js";
+import { usdToNanos } from "../../src/util/money.js";
 import {
   batchRequest,
   chatLine,

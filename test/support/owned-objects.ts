@@ -51,3 +51,61 @@ export async function createBatchAs(server: TestServer, org: TestOrg): Promise<s
   });
   return batch.id;
 }
+
+/** Registers a binary question as `org`; returns its id. */
+export async function createQuestionAs(
+  server: TestServer,
+  org: TestOrg,
+  id: string,
+): Promise<string> {
+  const question = await postAs<{ id: string }>(server, org, "/v1/questions", {
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ id, text: "Will it rain in Paris tomorrow?", answer_type: "binary" }),
+  });
+  return question.id;
+}
+
+/** Forecasts a calibration needs, made once per organization. */
+const FORECASTS_FOR_A_CALIBRATION = 30;
+const recorded = new WeakMap<TestOrg, Promise<void>>();
+
+/**
+ * Resolved binary forecasts of the built-in model as `org`, as many as a calibration is fitted
+ * on: each a chat completion naming its question, then the question's resolution.
+ */
+export function resolvedForecastsAs(server: TestServer, org: TestOrg): Promise<void> {
+  const existing = recorded.get(org);
+  if (existing) return existing;
+  const json = { "content-type": "application/json" };
+  const making = (async () => {
+    for (let index = 0; index < FORECASTS_FOR_A_CALIBRATION; index++) {
+      const id = `calibration-${index}`;
+      await postAs(server, org, "/v1/chat/completions", {
+        headers: json,
+        body: JSON.stringify({
+          model: "sibyl-baseline",
+          messages: [{ role: "user", content: `Will event ${index} happen?` }],
+          answer_type: "binary",
+          question_id: id,
+          prediction_date: "2025-01-01",
+        }),
+      });
+      await postAs(server, org, `/v1/questions/${id}/resolution`, {
+        headers: json,
+        body: JSON.stringify({ outcome: index % 3 === 0 ? 1 : 0, resolved_at: "2025-03-01" }),
+      });
+    }
+  })();
+  recorded.set(org, making);
+  return making;
+}
+
+/** Fits a calibration of the built-in model as `org`; returns its id. */
+export async function createCalibrationAs(server: TestServer, org: TestOrg): Promise<string> {
+  await resolvedForecastsAs(server, org);
+  const calibration = await postAs<{ id: string }>(server, org, "/v1/calibrations", {
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "sibyl-baseline" }),
+  });
+  return calibration.id;
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectErrorResponse, type JsonResponse, request } from "../foundation/support/http.js";
+import { expectErrorResponse, type JsonResponse, request } from "./http.js";
 import { OpenApiContract } from "./openapi-contract.js";
 import {
   startTestServer,

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
 import { type App, type AppOptions, buildApp } from "../../src/app.js";
-import { usdToNanos } from "../../src/billing/money.js";
 import { type Config, loadConfig } from "../../src/config/index.js";
 import { createServices, type Services } from "../../src/services.js";
 import type { Clock } from "../../src/util/clock.js";
+import { usdToNanos } from "../../src/util/money.js";
 
 export interface TestServerOptions {
   /** Raw configuration file content (YAML keys); the database defaults to a fresh SQLite file. */
@@ -39,6 +39,10 @@ export interface TestServer {
 export function writeTestConfig(options: TestServerOptions): { config: Config; dataDir: string } {
   const dataDir = mkdtempSync(path.join(tmpdir(), "sibyl-test-"));
   const raw: Record<string, unknown> = { ...options.config };
+  // Security tests send hundreds of wrong keys from one address: the budget of failed
+  // authentications is off unless a test sets it (failed-authentications.test.ts does).
+  const limits = (raw.limits ?? {}) as Record<string, unknown>;
+  raw.limits = { failed_authentications_per_minute: 0, ...limits };
   if (options.databaseUrl) raw.database = { url: options.databaseUrl };
   const file = path.join(dataDir, "sibyl.yaml");
   writeFileSync(file, stringify(raw));

@@ -10,6 +10,7 @@ import { Ledger } from "./pages/ledger";
 import { Overview } from "./pages/overview";
 import { Playground } from "./pages/playground";
 import { Reports } from "./pages/reports";
+import { TrackRecord } from "./pages/track-record";
 import { Usage } from "./pages/usage";
 import { ROUTES, type Route, useRoute } from "./router";
 import { forgetKey, storedKey, storeKey } from "./session";
@@ -30,6 +31,8 @@ function Page({ route, api }: { route: Route; api: Api }) {
       return <Files api={api} />;
     case "reports":
       return <Reports api={api} />;
+    case "track-record":
+      return <TrackRecord api={api} />;
     case "playground":
       return <Playground api={api} />;
   }

@@ -11,6 +11,7 @@ export type Route =
   | "batches"
   | "files"
   | "reports"
+  | "track-record"
   | "playground";
 
 export const ROUTES: { route: Route; label: string }[] = [
@@ -21,6 +22,7 @@ export const ROUTES: { route: Route; label: string }[] = [
   { route: "batches", label: "Batches" },
   { route: "files", label: "Files" },
   { route: "reports", label: "Evaluations" },
+  { route: "track-record", label: "Track record" },
   { route: "playground", label: "Playground" },
 ];
 

@@ -1,4 +1,7 @@
-import type { AggregatableAnswer, AggregatableType } from "./aggregate.js";
+import type {
+  AggregatableAnswer,
+  AggregatableType,
+} from "../../forecast/aggregation/aggregate-answers.js";
 import type { AnswerValue } from "./schema.js";
 
 const ANSWER_TAG = /<answer>([\s\S]*)<\/answer>\s*$/;

@@ -1,7 +1,10 @@
 import { invalidRequest } from "../../errors.js";
-import type { Aggregate } from "../../evaluation/types.js";
+import {
+  type AggregatableType,
+  isAggregatable,
+} from "../../forecast/aggregation/aggregate-answers.js";
+import type { Aggregate } from "../../forecast/aggregation/combine.js";
 import type { AnswerType } from "../../forecast/types.js";
-import { type AggregatableType, isAggregatable } from "./aggregate.js";
 import type { EnsembleOptionsBody } from "./schema.js";
 
 /** An ensemble the request asks for, its rules checked. */

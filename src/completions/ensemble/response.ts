@@ -1,6 +1,8 @@
 import type { AnswerType } from "../../forecast/types.js";
 import { annotationsOf } from "../annotations.js";
+import { openAIFinishReason } from "../finish-reason.js";
 import type { PreparedCompletion } from "../plan.js";
+import { researchReport } from "../research-report.js";
 import type { ChatCompletionResponse, Usage } from "../types.js";
 import type { EnsembleSpec } from "./request.js";
 import { ensembleAnswerType } from "./request.js";
@@ -15,7 +17,8 @@ export function ensembleResponse(
   usage: Usage,
 ): ChatCompletionResponse {
   const combined = ensembleChoice(spec, ensembleAnswerType(answerType), samples);
-  const annotations = annotationsOf(plan);
+  const annotations = annotationsOf(plan, combined.content);
+  const research = researchReport(plan);
   return {
     id: plan.id,
     object: "chat.completion",
@@ -27,13 +30,16 @@ export function ensembleResponse(
         message: {
           role: "assistant",
           content: combined.content,
+          refusal: null,
           thinking: null,
           ...(annotations ? { annotations } : {}),
         },
-        finish_reason: combined.finishReason,
+        logprobs: null,
+        finish_reason: openAIFinishReason(combined.finishReason, "chat"),
       },
     ],
     usage,
     ensemble: combined.ensemble,
+    ...(research ? { research } : {}),
   };
 }

@@ -1,7 +1,11 @@
-import type { Aggregate } from "../../evaluation/types.js";
+import {
+  type AggregatableAnswer,
+  type AggregatableType,
+  aggregateAnswers,
+} from "../../forecast/aggregation/aggregate-answers.js";
+import type { Aggregate } from "../../forecast/aggregation/combine.js";
 import { formatAnswerTag } from "../../forecast/index.js";
 import type { AnswerOutcome } from "../forecast-step.js";
-import { type AggregatableAnswer, type AggregatableType, aggregateAnswers } from "./aggregate.js";
 import { answerValue, readAnswerTag } from "./answer-tag.js";
 import type { EnsembleSpec } from "./request.js";
 import type { EnsembleResult, EnsembleSample } from "./schema.js";

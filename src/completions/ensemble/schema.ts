@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { AGGREGATES } from "../../evaluation/types.js";
+import { AGGREGATES } from "../../forecast/aggregation/combine.js";
 
 /**
  * Most samples one ensemble may ask for: each is a full generation, held and billed, so the hold

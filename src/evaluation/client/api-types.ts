@@ -4,6 +4,8 @@ export interface ModelInfo {
   id: string;
   /** ISO date of the model's training cutoff, where the endpoint declares one. */
   knowledge_cutoff?: string | null;
+  /** The organization that owns (trained or serves) the model. */
+  owned_by?: string | null;
 }
 
 export type BatchStatus =

@@ -137,7 +137,14 @@ export function calibrationSpec(
                 type: "quantitative",
                 title: "Forecasts in bin",
                 scale: { range: [40, 500], zero: false },
-                legend: { symbolFillColor: "#999", symbolStrokeColor: "#999", tickCount: 4 },
+                // Counts are whole numbers: integer ticks, printed as integers.
+                legend: {
+                  symbolFillColor: "#999",
+                  symbolStrokeColor: "#999",
+                  tickCount: 4,
+                  tickMinStep: 1,
+                  format: "d",
+                },
               },
               description: { field: "label" },
             },

@@ -54,46 +54,59 @@ export function forecastRows(records: ForecastRecord[], resolutions: Resolution[
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }
 
+/** ForecastBench's forecast file: every field its resolver reads. */
 export interface SubmissionFile {
   organization: string;
   model: string;
   model_organization: string;
   forecast_due_date: string;
   question_set: string;
+  leaderboard_eligible: boolean;
   forecasts: {
     id: string;
     source: string;
+    /** Combination questions only; Sibyl asks none, so always null. */
+    direction: null;
     forecast: number;
     resolution_date: string | null;
     reasoning: string | null;
   }[];
 }
 
+export interface SubmissionNames {
+  model: string;
+  /** The team submitting (--organization). */
+  organization: string;
+  /** The model's own organization (`owned_by` in /v1/models); the team's when not known. */
+  modelOrganization: string | null;
+}
+
 /**
- * A ForecastBench submission for one model: binary forecasts of the set's questions, market
- * questions with `resolution_date: null`. Unreadable forecasts are left out: ForecastBench
- * imputes them (0.5) and counts them itself.
+ * A ForecastBench submission for one model: binary forecasts of the set's questions, as the
+ * model gave them, market questions with `resolution_date: null`. Unreadable forecasts are left
+ * out: ForecastBench imputes them (0.5) and counts them itself.
  */
 export function submissionFile(
   records: ForecastRecord[],
-  model: string,
-  organization: string,
+  names: SubmissionNames,
 ): SubmissionFile | null {
   const first = records.find((record) => record.item.forecastBench !== null);
   const due = first?.item.forecastBench;
   if (!due) return null;
   return {
-    organization,
-    model,
-    model_organization: organization,
+    organization: names.organization,
+    model: names.model,
+    model_organization: names.modelOrganization ?? names.organization,
     forecast_due_date: due.forecastDueDate,
     question_set: due.questionSet,
+    leaderboard_eligible: true,
     forecasts: records.flatMap((record) =>
       record.item.forecastBench && record.forecast?.type === "binary"
         ? [
             {
               id: record.item.questionId,
               source: record.item.source,
+              direction: null,
               forecast: record.forecast.probability,
               resolution_date: record.item.resolutionDate,
               reasoning: record.reasoning,

@@ -1,5 +1,9 @@
 import type { Summary } from "../summary.js";
 import { escapeXml } from "./escape.js";
+import { forecastBenchSection } from "./forecastbench-section.js";
+import { heldOutCalibrationSection } from "./held-out-calibration-section.js";
+import { interval, number, percent, table } from "./html-table.js";
+import { questionSection } from "./question-table.js";
 
 const STYLE = `
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; color: #222; }
@@ -11,21 +15,12 @@ th { background: #f2f2f2; }
 .pass { color: #17692a; font-weight: bold; } .fail { color: #b00020; font-weight: bold; }
 .note { color: #555; font-size: 0.9rem; }
 figure { margin: 0.5rem 0; } figure svg { max-width: 100%; height: auto; }
+.wide { overflow-x: auto; } th button { all: unset; cursor: pointer; font-weight: bold; }
+th[aria-sort="ascending"] button::after { content: " ▲"; }
+th[aria-sort="descending"] button::after { content: " ▼"; }
+#questions-table td { vertical-align: top; } #questions-table td:first-child { min-width: 18rem; }
+.why details { max-width: 28rem; text-align: left; } .reasoning { white-space: pre-wrap; }
 `;
-
-const number = (value: number | null | undefined, digits = 4): string =>
-  value === null || value === undefined ? "–" : value.toFixed(digits);
-
-const interval = (ci: [number, number] | null | undefined): string =>
-  ci ? `[${ci[0].toFixed(4)}, ${ci[1].toFixed(4)}]` : "–";
-
-function table(headers: string[], rows: string[][]): string {
-  const head = headers.map((header) => `<th>${escapeXml(header)}</th>`).join("");
-  const body = rows
-    .map((row) => `<tr>${row.map((cell) => `<td>${escapeXml(cell)}</td>`).join("")}</tr>`)
-    .join("\n");
-  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
-}
 
 function scoreTable(summary: Summary): string {
   const rows: string[][] = [];
@@ -33,11 +28,13 @@ function scoreTable(summary: Summary): string {
     rows.push([
       model,
       String(scores.n),
-      number(scores.brier),
-      interval(scores.brier_ci),
+      number(scores.pooled_brier),
+      interval(scores.pooled_brier_ci),
       number(scores.log_score),
       number(scores.ece),
-      number(scores.parse_rate, 3),
+      percent(scores.raw_parse_rate),
+      percent(scores.parse_rate),
+      String(scores.re_asked),
       String(scores.imputed),
       `$${scores.cost_usd.toFixed(4)}`,
     ]);
@@ -46,10 +43,12 @@ function scoreTable(summary: Summary): string {
     rows.push([
       name,
       String(scores.n),
-      number(scores.brier),
-      interval(scores.brier_ci),
+      number(scores.pooled_brier),
+      interval(scores.pooled_brier_ci),
       number(scores.log_score),
       number(scores.ece),
+      "–",
+      "–",
       "–",
       String(scores.imputed),
       "–",
@@ -59,9 +58,11 @@ function scoreTable(summary: Summary): string {
     rows.push([
       `baseline: ${name}`,
       String(scores.n),
-      number(scores.brier),
-      interval(scores.brier_ci),
+      number(scores.pooled_brier),
+      interval(scores.pooled_brier_ci),
       number(scores.log_score),
+      "–",
+      "–",
       "–",
       "–",
       "–",
@@ -71,12 +72,14 @@ function scoreTable(summary: Summary): string {
   return table(
     [
       "forecaster",
-      "n",
-      "Brier",
+      "n (binary)",
+      "pooled Brier",
       "95% interval",
       "log score",
       "ECE",
-      "parse rate",
+      "parse rate (first reply)",
+      "parse rate (after re-asks)",
+      "re-asked",
       "imputed",
       "cost",
     ],
@@ -87,7 +90,10 @@ function scoreTable(summary: Summary): string {
 function otherTypes(summary: Summary): string {
   const choice: string[][] = [];
   const continuous: string[][] = [];
-  for (const [model, scores] of Object.entries(summary.models)) {
+  for (const [model, scores] of [
+    ...Object.entries(summary.models),
+    ...Object.entries(summary.ensembles),
+  ]) {
     const mc = scores.multiple_choice;
     if (mc) {
       choice.push([
@@ -106,12 +112,13 @@ function otherTypes(summary: Summary): string {
         String(c.n),
         number(c.crps),
         interval(c.crps_ci),
+        number(c.scaled_crps),
         number(c.log_score),
         String(c.missing),
       ]);
     }
   }
-  const uniform = summary.baselines["always_0.5"].multiple_choice;
+  const uniform = summary.baselines["always_0.5"]?.multiple_choice;
   if (uniform) {
     choice.push([
       "baseline: uniform",
@@ -135,8 +142,17 @@ function otherTypes(summary: Summary): string {
   if (continuous.length > 0) {
     parts.push(
       "<h2>Continuous</h2>",
+      '<p class="note">CRPS is in the question\'s own units; CRPS / |outcome| (1 for an outcome of 0) compares questions of any scale. Lower is better for both.</p>',
       table(
-        ["forecaster", "n", "CRPS", "95% interval", "Gaussian log score", "unread"],
+        [
+          "forecaster",
+          "n",
+          "CRPS",
+          "95% interval",
+          "CRPS / |outcome|",
+          "Gaussian log score",
+          "unread",
+        ],
         continuous,
       ),
     );
@@ -225,9 +241,10 @@ ${skipped ? `<p class="note">${escapeXml(`Not asked: ${skipped}.`)}</p>` : ""}
 <h2>Leak check</h2>
 ${leakSection(summary)}
 </section>
+${forecastBenchSection(summary)}
 <section id="scores">
-<h2>Scores (binary)</h2>
-<p class="note">Brier and ECE: lower is better. Log score: mean natural log of the probability given to the outcome; higher is better. Unreadable forecasts are scored as 0.5 and counted as imputed. Intervals: bootstrap 95%.</p>
+<h2>Binary scores, pooled over every case</h2>
+<p class="note">n counts binary forecasts only. Pooled Brier: the mean over every resolved binary case, dataset questions (asked once per resolution date) and markets alike; it is not ForecastBench's overall, which weighs the two kinds equally (above). Brier and ECE: lower is better. Log score: mean natural log of the probability given to the outcome (kept within [0.001, 0.999] inside the log only); higher is better. Forecasts are scored as the model gave them. Parse rate (first reply): answers the model gave in its own reply; after re-asks: including those the endpoint had to ask for again. Unreadable forecasts are scored as 0.5 and counted as imputed. Intervals: bootstrap 95%.</p>
 ${scoreTable(summary)}
 </section>
 <section id="calibration-plot">
@@ -236,9 +253,11 @@ ${scoreTable(summary)}
 ${svg}
 </figure>
 </section>
+${heldOutCalibrationSection(summary)}
 ${otherTypes(summary)}
 ${pairs.length > 0 ? `<h2>Paired differences (Brier, a − b)</h2>\n${table(["pair", "n", "difference", "95% interval"], pairs)}` : ""}
 ${sourceTable(summary)}
+${questionSection(summary)}
 ${summary.warnings.length > 0 ? `<h2>Warnings</h2>\n<ul>${summary.warnings.map((w) => `<li>${escapeXml(w)}</li>`).join("")}</ul>` : ""}
 </body>
 </html>

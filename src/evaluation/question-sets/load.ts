@@ -3,6 +3,7 @@ import path from "node:path";
 import { BacktestError } from "../errors.js";
 import type { QuestionSet } from "../types.js";
 import { isForecastBenchQuestionSet, parseForecastBench } from "./forecastbench.js";
+import { sampleQuestions } from "./sample.js";
 import { parseSibylJsonl } from "./sibyl-jsonl.js";
 
 async function readText(file: string, what: string): Promise<string> {
@@ -23,13 +24,14 @@ function parseJson(content: string): unknown {
 
 /**
  * A ForecastBench question set (one JSON document with `questions`) with its optional
- * resolution set, or Sibyl's JSON Lines format (outcomes inline). `limit` keeps the first N
- * questions; a dataset question's resolution dates stay together.
+ * resolution set, or Sibyl's JSON Lines format (outcomes inline). `limit` keeps a sample of N
+ * questions stratified by source, drawn with `seed` (see sampleQuestions).
  */
 export async function loadQuestionSet(
   questionsFile: string,
   resolutionsFile: string | null,
   limit: number | null,
+  seed = 0,
 ): Promise<QuestionSet> {
   const content = await readText(questionsFile, "question set");
   const document = parseJson(content);
@@ -55,23 +57,5 @@ export async function loadQuestionSet(
     set = parseSibylJsonl(content, path.basename(questionsFile));
   }
   if (set.items.length === 0) throw new BacktestError(`${questionsFile} holds no question to ask`);
-  return limit === null ? set : limited(set, limit);
-}
-
-function limited(set: QuestionSet, limit: number): QuestionSet {
-  const kept = new Set<string>();
-  const dropped = new Set<string>();
-  for (const item of set.items) {
-    const question = `${item.source}/${item.questionId}`;
-    if (kept.has(question) || (kept.size < limit && !dropped.has(question))) kept.add(question);
-    else dropped.add(question);
-  }
-  const items = set.items.filter((item) => kept.has(`${item.source}/${item.questionId}`));
-  const keys = new Set(items.map((item) => item.key));
-  return {
-    ...set,
-    items,
-    resolutions: set.resolutions.filter((resolution) => keys.has(resolution.itemKey)),
-    skipped: { ...set.skipped, over_limit: set.skipped.over_limit + dropped.size },
-  };
+  return limit === null ? set : sampleQuestions(set, limit, seed);
 }

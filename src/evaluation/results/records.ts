@@ -1,6 +1,7 @@
 import { aggregateForecasts } from "../aggregate.js";
 import type { Aggregate, EvalItem, Forecast } from "../types.js";
 import { parseAnswer, reasoningOf } from "./answers.js";
+import { type ReplyReading, replyReading } from "./first-reply.js";
 import type { Citation, ModelReply } from "./replies.js";
 
 /** What one model answered for one item. */
@@ -10,6 +11,8 @@ export interface ForecastRecord {
   /** Samples asked for (`n`) and those whose answer could be read. */
   asked: number;
   samples: Forecast[];
+  /** How each reply's answer was had, in reply order (absent: not known). */
+  readings?: ReplyReading[];
   /** The samples' aggregate; null when none could be read. */
   forecast: Forecast | null;
   reasoning: string | null;
@@ -30,16 +33,18 @@ export function buildRecords(
 ): ForecastRecord[] {
   return items.map((item) => {
     const reply = replies.get(item.key);
-    const parsed = (reply?.contents ?? []).flatMap((content) => {
+    const answers = (reply?.contents ?? []).map((content) => {
       const forecast = parseAnswer(content, item);
-      return forecast === null ? [] : [forecast];
+      return { forecast, reading: replyReading(item, content, forecast !== null) };
     });
+    const parsed = answers.flatMap(({ forecast }) => (forecast === null ? [] : [forecast]));
     const first = reply?.contents[0];
     return {
       item,
       model,
       asked: samples,
       samples: parsed,
+      readings: answers.map(({ reading }) => reading),
       forecast: aggregateForecasts(parsed, aggregate),
       reasoning: first === undefined ? null : reasoningOf(first),
       thinking: reply?.thinking ?? null,

@@ -16,6 +16,8 @@ export interface Citation {
   title: string | null;
   /** Dates the endpoint attached to the source (publish, first seen), as given. */
   dates: string[];
+  /** The endpoint's word on the text (Sibyl's research extension): `trusted` or `untrusted`. */
+  trust?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -36,6 +38,21 @@ function citationsOf(message: Json): Citation[] {
       return typeof value === "string" ? [value] : [];
     });
     return [{ url: inner.url, title: typeof inner.title === "string" ? inner.title : null, dates }];
+  });
+}
+
+/** The sources a `research` extension says the model was given, with their dates and trust. */
+function researchSourcesOf(body: Json): Citation[] | null {
+  const research = isObject(body.research) ? body.research : null;
+  if (!research || !Array.isArray(research.sources)) return null;
+  return research.sources.flatMap((source): Citation[] => {
+    if (!isObject(source) || typeof source.url !== "string") return [];
+    const dates = DATE_FIELDS.flatMap((field) =>
+      typeof source[field] === "string" ? [source[field] as string] : [],
+    );
+    const title = typeof source.title === "string" ? source.title : null;
+    const trust = typeof source.trust === "string" ? { trust: source.trust } : {};
+    return [{ url: source.url, title, dates, ...trust }];
   });
 }
 
@@ -81,6 +98,9 @@ export function parseResultLine(line: string): ModelReply | null {
     }
     reply.citations.push(...citationsOf(message));
   }
+  // What the model was given, when the endpoint reports it, rather than what the reply cites.
+  const given = researchSourcesOf(body);
+  if (given) reply.citations = given;
   const usage = isObject(body.usage) ? body.usage : null;
   if (typeof usage?.cost_usd === "number") reply.costUsd = usage.cost_usd;
   return reply;

@@ -1,7 +1,9 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { ApiClient } from "../client/api-client.js";
+import type { ModelInfo } from "../client/api-types.js";
 import { BacktestError } from "../errors.js";
+import type { ReferenceOptions } from "../forecastbench/reference-models.js";
 import {
   auditRequests,
   type CutoffWarning,
@@ -29,6 +31,12 @@ export interface BacktestOptions {
   samples: number;
   aggregate: Aggregate;
   limit: number | null;
+  /** Seed of the --limit sample (default 0). */
+  seed?: number;
+  /** Fit a calibration map on half the questions (split by `seed`) and score the other half. */
+  calibrate?: boolean;
+  /** ForecastBench forecast files, for the difficulty-adjusted figures. */
+  reference?: ReferenceOptions | null;
   outDir: string;
   pollMs: number;
   organization: string;
@@ -53,7 +61,12 @@ export interface BacktestResult {
  * the batches a previous run in the same --out started, then scores and reports.
  */
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
-  const set = await loadQuestionSet(options.questionsFile, options.resolutionsFile, options.limit);
+  const set = await loadQuestionSet(
+    options.questionsFile,
+    options.resolutionsFile,
+    options.limit,
+    options.seed ?? 0,
+  );
   if (set.items.length > MAX_BATCH_LINES) {
     throw new BacktestError(
       `${set.items.length} requests per model exceed a batch's ${MAX_BATCH_LINES} lines: use --limit`,
@@ -114,9 +127,15 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
         research: options.research,
         samples: options.samples,
         limit: options.limit,
+        seed: options.seed ?? 0,
       },
+      model_organizations: organizationsOf(available, options.models),
       balance_start_usd: await client.balanceUsd(),
     });
+  state.model_organizations = {
+    ...organizationsOf(available, options.models),
+    ...state.model_organizations,
+  };
   const store = new StateStore(state, outDir);
   if (saved) options.log(`eval: resuming run ${state.run_id} in ${outDir}`);
   else await store.save();
@@ -152,17 +171,30 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     aggregate: options.aggregate,
     research: options.research,
     organization: options.organization,
+    reference: options.reference ?? null,
     endpoint: client.endpoint,
     state,
     spentUsd: await spent(),
     requests,
     expectedRequestLines: set.items.length * options.models.length,
     cutoffWarnings,
+    calibrateSeed: options.calibrate ? (options.seed ?? 0) : null,
   });
   const evaluationFileId = options.upload
     ? await uploadReport(client, outDir, summary, options.log)
     : null;
   return { summary, resumed: saved !== null, evaluationFileId };
+}
+
+/** The organization each model belongs to, as `/v1/models` gives it (`owned_by`). */
+function organizationsOf(available: ModelInfo[], models: string[]): Record<string, string> {
+  return Object.fromEntries(
+    available.flatMap((model) =>
+      models.includes(model.id) && typeof model.owned_by === "string" && model.owned_by !== ""
+        ? [[model.id, model.owned_by]]
+        : [],
+    ),
+  );
 }
 
 function checkModels(requested: string[], available: string[]): void {

@@ -1,5 +1,8 @@
 import path from "node:path";
 import { evaluate } from "../evaluate.js";
+import { loadReference, type OutcomeLookup } from "../forecastbench/reference.js";
+import { loadReferenceModels, type ReferenceOptions } from "../forecastbench/reference-models.js";
+import { heldOutCalibration } from "../held-out-calibration.js";
 import {
   auditCitations,
   type CutoffWarning,
@@ -9,6 +12,7 @@ import {
 import { calibrationSvg } from "../outputs/calibration-svg.js";
 import { forecastRows, submissionFile } from "../outputs/forecast-rows.js";
 import { reportHtml } from "../outputs/report-html.js";
+import { itemKey } from "../question-sets/forecastbench.js";
 import { buildRecords, type ForecastRecord } from "../results/records.js";
 import { parseResults } from "../results/replies.js";
 import { buildSummary, type Summary } from "../summary.js";
@@ -25,12 +29,15 @@ export interface OutputInput {
   aggregate: Aggregate;
   research: boolean;
   organization: string;
+  reference: ReferenceOptions | null;
   endpoint: string;
   state: RunState;
   spentUsd: number | null;
   requests: RequestAudit;
   expectedRequestLines: number;
   cutoffWarnings: CutoffWarning[];
+  /** --calibrate: the seed of the split into a fitting and a held-out half; null without. */
+  calibrateSeed: number | null;
 }
 
 /**
@@ -44,12 +51,29 @@ export async function writeOutputs(input: OutputInput): Promise<Summary> {
     const replies = parseResults(...(await readModelResults(outDir, model)));
     records.set(model, buildRecords(set.items, replies, model, input.samples, input.aggregate));
   }
-  const evaluation = evaluate(set, records, input.aggregate, input.samples);
+  const options = input.reference;
+  const reference =
+    options === null
+      ? null
+      : await loadReference(
+          options.dir,
+          outcomeLookup(set),
+          options.modelsFile === null ? new Map() : await loadReferenceModels(options.modelsFile),
+        );
+  const evaluation = evaluate(
+    set,
+    records,
+    input.aggregate,
+    input.samples,
+    reference,
+    options?.leaderboard,
+  );
   const allRecords = [...records.values()].flat();
   const summary = buildSummary({
     set,
     evaluation,
     run: {
+      run_id: input.state.run_id,
       endpoint: input.endpoint,
       models: input.models,
       samples: input.samples,
@@ -69,6 +93,9 @@ export async function writeOutputs(input: OutputInput): Promise<Summary> {
     research: input.research ? auditCitations(allRecords) : null,
   });
 
+  if (input.calibrateSeed !== null) {
+    summary.held_out_calibration = heldOutCalibration(set, records, input.calibrateSeed);
+  }
   const plotted = Object.fromEntries(
     Object.entries(evaluation.calibration).filter(
       ([name, bins]) => name !== "always_0.5" && bins.length > 0,
@@ -85,7 +112,11 @@ export async function writeOutputs(input: OutputInput): Promise<Summary> {
     writeFileAtomic(path.join(outDir, "report.html"), reportHtml(summary, svg)),
   ];
   for (const [model, list] of records) {
-    const submission = submissionFile(list, model, input.organization);
+    const submission = submissionFile(list, {
+      model,
+      organization: input.organization,
+      modelOrganization: input.state.model_organizations?.[model] ?? null,
+    });
     if (submission === null) continue;
     const name = `${submission.forecast_due_date}.${safeName(input.organization)}.${safeName(model)}.json`;
     writes.push(
@@ -97,4 +128,23 @@ export async function writeOutputs(input: OutputInput): Promise<Summary> {
   }
   await Promise.all(writes);
   return summary;
+}
+
+/** Outcomes of the run's own round, for reference rows that carry none. */
+function outcomeLookup(set: QuestionSet): OutcomeLookup {
+  const byKey = new Map(
+    set.resolutions.map((r) => [`${r.itemKey}|${r.resolutionDate ?? ""}`, r] as const),
+  );
+  const items = new Map(set.items.map((item) => [item.key, item]));
+  return (dueDate, source, id, resolutionDate) => {
+    const key = itemKey(source, id, resolutionDate);
+    const item = items.get(key);
+    if (!item || item.dueDate.slice(0, 10) !== dueDate.slice(0, 10)) return null;
+    const found =
+      resolutionDate === null
+        ? set.resolutions.find((r) => r.itemKey === key)
+        : byKey.get(`${key}|${resolutionDate}`);
+    if (found?.outcome.type !== "binary") return null;
+    return { outcome: found.outcome.value, resolved: found.resolved };
+  };
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { BacktestError } from "../errors.js";
+import type { ReferenceOptions } from "../forecastbench/reference-models.js";
 import { auditRequests, type CutoffWarning, emptyRequestAudit } from "../leak-check.js";
 import { loadQuestionSet } from "../question-sets/load.js";
 import type { Summary } from "../summary.js";
@@ -15,6 +16,10 @@ export interface ReportOptions {
   resolutionsFile: string | null;
   aggregate: Aggregate;
   organization: string;
+  /** ForecastBench forecast files, for the difficulty-adjusted figures. */
+  reference: ReferenceOptions | null;
+  /** Fit a calibration map on half the questions (split by the run's seed), score the rest. */
+  calibrate?: boolean;
 }
 
 /**
@@ -35,6 +40,7 @@ export async function reportAgain(options: ReportOptions): Promise<Summary> {
     state.questions_file,
     options.resolutionsFile ?? state.resolutions_file,
     state.options.limit,
+    state.options.seed ?? 0,
   );
   // The saved inputs are what was uploaded (their hashes are in the state).
   const requests = emptyRequestAudit();
@@ -50,12 +56,14 @@ export async function reportAgain(options: ReportOptions): Promise<Summary> {
     aggregate: options.aggregate,
     research: state.options.research,
     organization: options.organization,
+    reference: options.reference,
     endpoint: state.endpoint,
     state,
     spentUsd: null,
     requests,
     expectedRequestLines: set.items.length * state.options.models.length,
     cutoffWarnings: await previousCutoffWarnings(outDir),
+    calibrateSeed: options.calibrate ? (state.options.seed ?? 0) : null,
   });
 }
 

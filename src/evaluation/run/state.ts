@@ -24,7 +24,16 @@ export interface RunState {
   endpoint: string;
   questions_file: string;
   resolutions_file: string | null;
-  options: { models: string[]; research: boolean; samples: number; limit: number | null };
+  options: {
+    models: string[];
+    research: boolean;
+    samples: number;
+    limit: number | null;
+    /** The --limit sample's seed; absent in runs from before sampling was seeded. */
+    seed?: number;
+  };
+  /** Each model's organization as the endpoint lists it (`owned_by`), for submission files. */
+  model_organizations?: Record<string, string>;
   created_at: string;
   /** The balance before the first batch, for "spent so far"; null where there is no balance. */
   balance_start_usd: number | null;

@@ -24,7 +24,7 @@ export async function uploadReport(
       calibration_svg: await upload("calibration.svg"),
     };
     const uploaded = await client.uploadEvaluationFile(
-      `${JSON.stringify({ ...summary, report_files: reportFiles }, null, 2)}\n`,
+      summaryToKeep(summary, reportFiles, log),
       "summary.json",
     );
     return uploaded.id;
@@ -35,4 +35,40 @@ export async function uploadReport(
     );
     return null;
   }
+}
+
+/** The server keeps summaries up to 4 MB; report.html always holds the whole question table. */
+const MAX_SUMMARY_BYTES = 4 * 1024 * 1024;
+
+function summaryToKeep(
+  summary: Summary,
+  reportFiles: Record<string, string>,
+  log: (line: string) => void,
+): string {
+  const whole = `${JSON.stringify({ ...summary, report_files: reportFiles }, null, 2)}\n`;
+  if (Buffer.byteLength(whole) <= MAX_SUMMARY_BYTES) return whole;
+  const brief = {
+    ...summary,
+    questions: summary.questions.map((row) => ({
+      ...row,
+      forecasts: Object.fromEntries(
+        Object.entries(row.forecasts).map(([model, f]) => [
+          model,
+          { ...f, reasoning: null, citations: [] },
+        ]),
+      ),
+    })),
+    report_files: reportFiles,
+  };
+  const text = `${JSON.stringify(brief)}\n`;
+  if (Buffer.byteLength(text) <= MAX_SUMMARY_BYTES) {
+    log(
+      "eval: the summary kept on the server leaves out reasoning and sources (over 4 MB); report.html has them.",
+    );
+    return text;
+  }
+  log(
+    "eval: the summary kept on the server leaves out the question table (over 4 MB); report.html has it.",
+  );
+  return `${JSON.stringify({ ...summary, questions: [], report_files: reportFiles })}\n`;
 }

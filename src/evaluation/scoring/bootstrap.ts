@@ -1,10 +1,10 @@
 /** Percentile bootstrap of a mean, reproducible: the same scores give the same interval. */
 
-const RESAMPLES = 1000;
-const SEED = 0x5eed;
+export const RESAMPLES = 1000;
+export const SEED = 0x5eed;
 
 /** mulberry32: a small, fast, seedable generator; statistical quality is ample for resampling. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -32,6 +32,15 @@ export function bootstrapInterval(values: number[]): [number, number] | null {
     }
     means[resample] = sum / values.length;
   }
-  means.sort();
-  return [means[Math.floor(0.025 * RESAMPLES)] ?? 0, means[Math.ceil(0.975 * RESAMPLES) - 1] ?? 0];
+  return percentileInterval(means);
+}
+
+/** The 2.5th and 97.5th percentiles of bootstrap replicates (sorted in place). */
+export function percentileInterval(replicates: Float64Array): [number, number] {
+  replicates.sort();
+  const count = replicates.length;
+  return [
+    replicates[Math.floor(0.025 * count)] ?? 0,
+    replicates[Math.ceil(0.975 * count) - 1] ?? 0,
+  ];
 }

@@ -3,10 +3,13 @@
  * the probability (density) given to what happened: higher is better, 0 at best.
  */
 
-/** Probabilities are kept off 0 and 1 before a log, as Sibyl's answers are: one miss is not -∞. */
-const LOG_FLOOR = 0.001;
+/**
+ * Inside log scores only, probabilities are kept within [ε, 1 − ε] so that one certain miss
+ * scores ln ε ≈ −6.91 rather than −∞. Every other score uses the forecast as the model gave it.
+ */
+export const LOG_EPSILON = 0.001;
 
-const clampProbability = (p: number): number => Math.min(1 - LOG_FLOOR, Math.max(LOG_FLOOR, p));
+const clampProbability = (p: number): number => Math.min(1 - LOG_EPSILON, Math.max(LOG_EPSILON, p));
 
 /** `outcome` is 1 or 0, or a market's price for a question still open. */
 export function brierScore(probability: number, outcome: number): number {
@@ -27,7 +30,7 @@ export function multiclassBrierScore(probabilities: number[], outcomeIndex: numb
 }
 
 export function multiclassLogScore(probabilities: number[], outcomeIndex: number): number {
-  return Math.log(Math.max(LOG_FLOOR, probabilities[outcomeIndex] ?? 0));
+  return Math.log(Math.max(LOG_EPSILON, probabilities[outcomeIndex] ?? 0));
 }
 
 /** CRPS of a normal forecast N(mean, sd²) against the value that happened (Gneiting et al. 2005). */

@@ -18,6 +18,7 @@ export interface ScoredCase {
 }
 
 export interface BinaryMetrics {
+  /** Binary forecasts scored (imputed ones included). */
   n: number;
   brier: number | null;
   log_score: number | null;
@@ -39,12 +40,21 @@ export interface ChoiceMetrics {
 export interface ContinuousMetrics {
   n: number;
   crps: number | null;
+  /**
+   * Scale-free: each question's CRPS divided by the size of what happened (|outcome|, or 1 for
+   * an outcome of 0), so a question about a year and one about a rate weigh alike.
+   */
+  scaled_crps: number | null;
   log_score: number | null;
   crps_ci: [number, number] | null;
   /** Unreadable forecasts: a normal has no neutral value, so they are not scored. */
   missing: number;
 }
 
+/**
+ * Binary scores at the top level (`brier` is pooled over every binary case, dataset questions
+ * and markets alike); other answer types in their own sections, each with its own n.
+ */
 export interface Metrics extends BinaryMetrics {
   multiple_choice?: ChoiceMetrics;
   continuous?: ContinuousMetrics;
@@ -69,7 +79,13 @@ const roundPair = (pair: [number, number] | null): [number, number] | null =>
 export function scoreCases(cases: ScoredCase[]): Scored {
   const binary = { brier: [] as number[], log: [] as number[], imputed: 0 };
   const choice = { brier: [] as number[], log: [] as number[], imputed: 0, n: 0 };
-  const continuous = { crps: [] as number[], log: [] as number[], missing: 0, n: 0 };
+  const continuous = {
+    crps: [] as number[],
+    scaled: [] as number[],
+    log: [] as number[],
+    missing: 0,
+    n: 0,
+  };
   const pairs: ProbabilityPair[] = [];
   const binaryBrier = new Map<string, number>();
   const bySource = new Map<string, number[]>();
@@ -104,13 +120,15 @@ export function scoreCases(cases: ScoredCase[]): Scored {
         continuous.missing += 1;
         continue;
       }
-      continuous.crps.push(normalCrps(forecast.mean, forecast.sd, outcome.value));
+      const crps = normalCrps(forecast.mean, forecast.sd, outcome.value);
+      continuous.crps.push(crps);
+      continuous.scaled.push(crps / (outcome.value === 0 ? 1 : Math.abs(outcome.value)));
       continuous.log.push(gaussianLogScore(forecast.mean, forecast.sd, outcome.value));
     }
   }
 
   const metrics: Metrics = {
-    n: binary.brier.length + choice.brier.length + continuous.crps.length,
+    n: binary.brier.length,
     brier: round(mean(binary.brier)),
     log_score: round(mean(binary.log)),
     brier_ci: roundPair(bootstrapInterval(binary.brier)),
@@ -135,6 +153,7 @@ export function scoreCases(cases: ScoredCase[]): Scored {
     metrics.continuous = {
       n: continuous.crps.length,
       crps: round(mean(continuous.crps)),
+      scaled_crps: round(mean(continuous.scaled)),
       log_score: round(mean(continuous.log)),
       crps_ci: roundPair(bootstrapInterval(continuous.crps)),
       missing: continuous.missing,

@@ -131,17 +131,21 @@ export function extractBinary(text: string): Outcome<ForecastAnswer> {
   const own = (keep: (figure: ProseFigure) => boolean) => () =>
     lastOwnFigure(prose, proseFigures().filter(keep));
   const explicit: Tier<RawNumber>[] = [
-    { decisive: true, find: () => jsonProbabilities(plain) },
-    { decisive: true, find: () => rawOf(markedFigures(prose, FINAL_MARKER)) },
-    { decisive: true, find: () => labelledProbabilities(prose) },
+    { rule: "json", decisive: true, find: () => jsonProbabilities(plain) },
+    {
+      rule: "final_statement",
+      decisive: true,
+      find: () => rawOf(markedFigures(prose, FINAL_MARKER)),
+    },
+    { rule: "label", decisive: true, find: () => labelledProbabilities(prose) },
   ];
   const loose: Tier<RawNumber>[] = [
     // Each of these yields one figure: the answer, or an invalid one when two contradict.
-    { decisive: true, find: () => lastConclusion(prose) },
-    { decisive: true, find: own((figure) => figure.attached) },
-    { decisive: true, find: own((figure) => !figure.fraction) },
-    { decisive: true, find: own((figure) => figure.fraction) },
-    { decisive: true, find: () => lastFigure(prose) },
+    { rule: "conclusion", decisive: true, find: () => lastConclusion(prose) },
+    { rule: "stated_chance", decisive: true, find: own((figure) => figure.attached) },
+    { rule: "last_own_figure", decisive: true, find: own((figure) => !figure.fraction) },
+    { rule: "last_own_figure", decisive: true, find: own((figure) => figure.fraction) },
+    { rule: "last_figure", decisive: true, find: () => lastFigure(prose) },
   ];
   const outcome = resolveTiers<RawNumber, number>(
     concludesInWords(prose) ? explicit : [...explicit, ...loose],

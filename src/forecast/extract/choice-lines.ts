@@ -1,10 +1,17 @@
 import { type NumberToken, readNumberAt, wholeNumber } from "../numbers.js";
 import type { OptionMap } from "../types.js";
+import { isAttributed, withNamesBlanked } from "./attributed-figures.js";
 import { type Block, chooseDistribution, distributions, UNPLACED } from "./choice-distributions.js";
 import { proseChoices } from "./choice-prose.js";
 import { letterForLabel } from "./option-labels.js";
-import { AMBIGUOUS, type OptionNames, optionNames } from "./option-names.js";
-import type { ChoiceEntry, RawNumber } from "./validate.js";
+import {
+  AMBIGUOUS,
+  boundOf,
+  normalizeName,
+  type OptionNames,
+  optionNames,
+} from "./option-names.js";
+import type { ChoiceEntry, LineEntry } from "./validate.js";
 
 // Bullets, quote marks, headings, table pipes and list numbers before a line's label.
 const LINE_LEAD = /^[\s>#*•+|-]*(?:\d{1,2}[.)]\s+)?/;
@@ -23,6 +30,8 @@ const BRACKETED_PERCENT = /\(\s*([^()]*?%)\s*\)[\s|*.,;]*$/;
 // A "Label: 20%" line whose few words name no option ("Lib Dems" for "Liberal Democrat").
 const UNPLACED_LABEL = /^\p{L}[\p{L}.'’&-]*(?: [\p{L}.'’&-]+){0,3}$/u;
 const STATED_FIGURE = /\d\s*%|[:=]\s*\d/;
+// A comment in brackets, whose figures are not statements of the line: "35% (market: 40%)".
+const BRACKETED = /\([^()\n]*\)/g;
 // A line that announces the answer: "Final answer:", "My final probabilities", "Final:".
 const FINAL_MARKER =
   /\bfinal(?:ly)?\b[^\n]{0,30}?(?:answer|forecast|distribution|probabilit|prediction|estimate)|\bfinal\s*:/i;
@@ -42,15 +51,31 @@ function labelledLetter(line: string): { letter: string; rest: string } | null {
 }
 
 /**
+ * The separators of a line outside round brackets, in one pass: a separator inside brackets
+ * belongs to a comment ("Starmer: 35% (market: 40%)").
+ */
+function separatorsOutsideBrackets(line: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  let depth = 0;
+  let scanned = 0;
+  for (const match of line.matchAll(SEPARATOR)) {
+    for (; scanned < match.index; scanned++) {
+      const char = line[scanned];
+      if (char === "(") depth++;
+      else if (char === ")" && depth > 0) depth--;
+    }
+    if (depth === 0) found.push({ start: match.index, end: match.index + match[0].length });
+  }
+  return found;
+}
+
+/**
  * The probability a label's remainder states: the figure after the last separator that has
  * one ("A) Above 5%: 30%" → 30%), or a figure standing alone ("C) 20%"). A figure followed by
  * prose only counts when written as a percentage after a separator.
  */
-function probabilityAfterLabel(rest: string): { raw: RawNumber; labelEnd: number } | null {
-  const separators = [...rest.matchAll(SEPARATOR)].map((match) => ({
-    start: match.index,
-    end: match.index + match[0].length,
-  }));
+function probabilityAfterLabel(rest: string): { raw: NumberToken; labelEnd: number } | null {
+  const separators = separatorsOutsideBrackets(rest);
   for (const separator of separators.reverse()) {
     const token = readNumberAt(rest, separator.end);
     if (token === null) continue;
@@ -64,10 +89,19 @@ function probabilityAfterLabel(rest: string): { raw: RawNumber; labelEnd: number
     return { raw: alone, labelEnd: 0 };
   }
   const bracketed = BRACKETED_PERCENT.exec(rest);
-  const inBrackets = bracketed === null ? null : wholeNumber(bracketed[1] ?? "");
-  return bracketed === null || inBrackets === null
+  const inside = bracketed?.[1];
+  const inBrackets = inside === undefined ? null : wholeNumber(inside);
+  return bracketed === null || inside === undefined || inBrackets === null
     ? null
-    : { raw: inBrackets, labelEnd: bracketed.index };
+    : {
+        raw: shifted(inBrackets, bracketed.index + bracketed[0].indexOf(inside)),
+        labelEnd: bracketed.index,
+      };
+}
+
+/** A figure read from a part of a line, placed in the whole line. */
+function shifted(token: NumberToken, by: number): NumberToken {
+  return Object.assign({}, token, { start: token.start + by, end: token.end + by });
 }
 
 interface InlineCandidate {
@@ -88,7 +122,7 @@ function formsList(line: string, candidates: InlineCandidate[]): boolean {
   });
 }
 
-function inlineEntries(line: string): ChoiceEntry[] {
+function inlineEntries(line: string): LineEntry[] {
   const candidates: InlineCandidate[] = [];
   for (const match of line.matchAll(INLINE_ENTRY)) {
     const token = readNumberAt(line, match.index + match[0].length);
@@ -109,34 +143,46 @@ function inlineEntries(line: string): ChoiceEntry[] {
 
 /** The option probabilities one line states: "A: 50%, B: 30%", "Option_B: 30%", "Red: 50%". */
 interface LineReading {
-  entries: ChoiceEntry[];
+  entries: LineEntry[];
   /** Names with figures in a sentence rather than labelled lines. */
   prose: boolean;
+}
+
+/**
+ * Whether `label` is an option's whole text ("1.50%–1.75%", "Above 2.00%") or its bound
+ * ("Under 1%" for "<1%"), so the figures in it are the option's own.
+ */
+function isWholeOptionText(label: string, names: OptionNames): boolean {
+  const wanted = normalizeName(label);
+  const bound = boundOf(label, true);
+  return (
+    names.normalized.some(([, name]) => name === wanted) ||
+    (bound !== null && names.lookupLabel(bound) !== undefined)
+  );
 }
 
 function labelledEntries(
   line: string,
   options: OptionMap | null,
   names: OptionNames | null,
-): ChoiceEntry[] | null {
+): LineEntry[] | null {
   const inline = inlineEntries(line);
   if (inline.length >= 2) return inline;
   const lettered = labelledLetter(line);
   const letteredProbability = lettered === null ? null : probabilityAfterLabel(lettered.rest);
   if (lettered !== null && letteredProbability !== null) {
-    return [{ letter: lettered.letter, raw: letteredProbability.raw }];
+    const raw = shifted(letteredProbability.raw, line.length - lettered.rest.length);
+    return [{ letter: lettered.letter, raw }];
   }
   if (inline.length === 1) return inline;
   if (options === null || names === null) return [];
   const named = probabilityAfterLabel(line);
-  // "Labour: 48%, Reform UK: 32%": several statements on one line are a sentence, not a label.
-  if (
-    named === null ||
-    STATED_FIGURE.test(line.slice(0, named.labelEnd)) ||
-    (line.match(/%/g)?.length ?? 0) > 1
-  ) {
-    return null;
-  }
+  if (named === null) return null;
+  // "Labour: 48%, Reform UK: 32%": several statements on one line are a sentence, not a label,
+  // unless the figures before the last are the option's own text ("1.50%–1.75%: 35%").
+  const percents = line.replace(BRACKETED, "").match(/%/g)?.length ?? 0;
+  const figuresBefore = STATED_FIGURE.test(line.slice(0, named.labelEnd)) || percents > 1;
+  if (figuresBefore && !isWholeOptionText(line.slice(0, named.labelEnd), names)) return null;
   const letter = letterForLabel(line.slice(0, named.labelEnd), options);
   if (letter !== null) return [{ letter, raw: named.raw }];
   return UNPLACED_LABEL.test(line.slice(0, named.labelEnd).trim())
@@ -151,12 +197,37 @@ function lineEntries(
 ): LineReading {
   const line = rawLine.replace(LINE_LEAD, "");
   if (!/\d/.test(line)) return { entries: [], prose: false };
+  // "The market gives Democrats 99%", "Democrats won 52% of the vote last time": not a forecast.
+  let blanked: string | undefined;
+  const attributed = (figure: NumberToken) => {
+    blanked ??= withNamesBlanked(line, names);
+    return isAttributed(blanked, figure);
+  };
   const labelled = labelledEntries(line, options, names);
-  if (labelled !== null) return { entries: labelled, prose: false };
+  if (labelled !== null) {
+    return { entries: labelled.filter((entry) => !attributed(entry.raw)), prose: false };
+  }
   return {
-    entries: names === null || options === null ? [] : proseChoices(line, options, names),
+    entries:
+      names === null || options === null ? [] : proseChoices(line, options, names, attributed),
     prose: true,
   };
+}
+
+// A line that introduces what follows: "Market prices:", "**Polling average:**", "## Odds",
+// or a table's header row.
+const HEADING = /^\s*#|:[\s*_]*$|^\s*\|[^\d\n]*\|\s*$/;
+const HEADING_END = /[\s|*_#]+$/;
+
+/**
+ * Whether a heading gives what follows to someone else or the past: "Market prices:",
+ * "Betting odds imply:", "| Candidate | Polymarket |"; not "My forecast (vs the market):".
+ */
+function introducesAttributed(line: string, names: OptionNames | null): boolean {
+  if (!HEADING.test(line)) return false;
+  const heading = withNamesBlanked(line.replace(HEADING_END, ""), names);
+  const probe = `${heading} 1%`;
+  return isAttributed(probe, { start: heading.length + 1, end: probe.length });
 }
 
 /** Runs of answer lines of one kind, split by lines of other text. */
@@ -164,15 +235,21 @@ function lineBlocks(lines: string[], options: OptionMap | null): Block[] {
   const names = options === null ? null : optionNames(options);
   const blocks: Block[] = [];
   let current: Block | null = null;
+  // Lines under a heading that gives them to someone else, up to the next line of other text.
+  let othersFigures = false;
   for (const line of lines) {
     const reading = lineEntries(line, options, names);
-    const entries = reading.entries.filter(
+    const stated = reading.entries.filter(
       (entry) =>
         options === null ||
         entry.letter === AMBIGUOUS ||
         entry.letter === UNPLACED ||
         entry.letter in options,
     );
+    if (stated.length === 0 && !DECORATIVE.test(line)) {
+      othersFigures = introducesAttributed(line, names);
+    }
+    const entries = othersFigures ? [] : stated;
     // A sentence states its distribution whole; labelled lines build one up line by line.
     if (entries.length > 0 && current?.prose === false && !reading.prose) {
       current.entries.push(...entries);
@@ -195,8 +272,13 @@ function lineBlocks(lines: string[], options: OptionMap | null): Block[] {
 export function choiceLines(text: string, options: OptionMap | null): ChoiceEntry[] {
   const lines = text.split("\n");
   const markerAt = lines.findLastIndex((line) => FINAL_MARKER.test(line));
-  const afterMarker =
-    markerAt === -1 ? [] : distributions(lineBlocks(lines.slice(markerAt), options));
+  const markerLine = lines[markerAt] ?? "";
+  // "… 40% of the time last year. Final probabilities: OpenAI 0.3, …": from the marker on.
+  const fromMarker = [
+    markerLine.slice(FINAL_MARKER.exec(markerLine)?.index ?? 0),
+    ...lines.slice(markerAt + 1),
+  ];
+  const afterMarker = markerAt === -1 ? [] : distributions(lineBlocks(fromMarker, options));
   const all = distributions(lineBlocks(lines, options));
   return chooseDistribution(afterMarker, all, options);
 }

@@ -2,8 +2,8 @@ import { findNumbers, isYearLike, type NumberToken } from "../numbers.js";
 import type { OptionMap } from "../types.js";
 import { UNPLACED } from "./choice-distributions.js";
 import { letterForLabel } from "./option-labels.js";
-import { foldAccents, normalizeName, type OptionNames } from "./option-names.js";
-import type { ChoiceEntry } from "./validate.js";
+import type { Mention, OptionNames } from "./option-names.js";
+import type { LineEntry } from "./validate.js";
 
 // Where one option's statement ends in a sentence: "Labour 45%, Reform UK 35% and the Lib Dems
 // 5%", "Bardella at 45%, with Le Pen at 25%", "then C (25%)".
@@ -39,19 +39,6 @@ function clauses(line: string): Clause[] {
   }
   spans.push({ start, end: line.length, joinsNext: false });
   return spans;
-}
-
-interface Mention extends Span {
-  letter: string | undefined;
-}
-
-function mentionsIn(line: string, names: OptionNames): Mention[] {
-  if (names.pattern === null) return [];
-  return [...foldAccents(line).matchAll(names.pattern)].map((match) => ({
-    letter: names.lookup(normalizeName(match[0])),
-    start: match.index,
-    end: match.index + match[0].length,
-  }));
 }
 
 function figuresIn(line: string, mentions: Mention[], percentOnly: boolean): NumberToken[] {
@@ -102,22 +89,36 @@ function shortenedName(clause: string, figure: NumberToken, options: OptionMap):
  * Option probabilities stated in a sentence, clause by clause, the figure before or after the
  * name: "I give Labour a 45% chance, Reform UK 35%", "45% Labour, 35% Reform UK". A figure whose
  * clause names no option is UNPLACED, so a list that then leaves an option out is not read as if
- * that option had 0. Without a percent sign anywhere, every figure must be placed.
+ * that option had 0. Without a percent sign anywhere, every figure must be placed. Figures that
+ * are `attributed` to someone else or the past are left out.
  */
-export function proseChoices(line: string, options: OptionMap, names: OptionNames): ChoiceEntry[] {
+export function proseChoices(
+  line: string,
+  options: OptionMap,
+  names: OptionNames,
+  attributed: (figure: NumberToken) => boolean,
+): LineEntry[] {
   const percentOnly = PERCENT_SIGN.test(line);
-  const entries: ChoiceEntry[] = [];
-  const mentions = mentionsIn(line, names);
+  const entries: LineEntry[] = [];
+  const mentions = names.mentions(line);
   // A line that names no option at all is reasoning, not a statement of the answer.
   if (mentions.length === 0 && !namesLetter(line, options)) return [];
-  const figures = figuresIn(line, mentions, percentOnly);
+  // Someone else's figures ("Starmer 35% (market: 40%)") are set aside before the own ones
+  // are matched to the names.
+  const stated = figuresIn(line, mentions, percentOnly);
+  const figures = stated.filter((figure) => !attributed(figure));
+  // Bare figures beside someone else's are counts and results ("13 seats, … polls within 2").
+  if (!percentOnly && figures.length < stated.length) return [];
   if (figures.length === 0) return [];
   let sharedName = false;
   const spans = clauses(line);
   const mentionsBySpan = bySpan(mentions, spans);
   const figuresBySpan = bySpan(figures, spans);
   for (const [position, clause] of spans.entries()) {
-    const named = mentionsBySpan[position] ?? [];
+    // "the rest of the field" is found as "the rest" and "the field": one option named twice.
+    const named = (mentionsBySpan[position] ?? []).filter(
+      (mention, index, all) => mention.letter !== all[index - 1]?.letter,
+    );
     const stated = figuresBySpan[position] ?? [];
     const [only] = stated;
     const shared = sharedName;

@@ -1,11 +1,13 @@
 import { withDecimalPoints } from "../numbers.js";
 import type { ForecastAnswer, OptionMap } from "../types.js";
+import { UNPLACED } from "./choice-distributions.js";
 import { choiceLines } from "./choice-lines.js";
 import { findJsonObjects, type JsonObject, withNested } from "./json-objects.js";
 import { letterForLabel } from "./option-labels.js";
 import { AMBIGUOUS } from "./option-names.js";
 import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
 import { plainText } from "./reply-text.js";
+import { twoSidedChoice } from "./two-sided.js";
 import { type ChoiceEntry, rawNumberFrom, toChoiceProbabilities } from "./validate.js";
 
 function entriesIn(object: JsonObject, options: OptionMap | null): ChoiceEntry[] {
@@ -41,19 +43,38 @@ function jsonChoices(text: string, options: OptionMap | null): ChoiceEntry[][] {
   });
 }
 
+/** Two options' probabilities stated for one side: "60/40 in favour of the Democrats". */
+function oneSideEntries(text: string, options: OptionMap | null): ChoiceEntry[][] {
+  const split = twoSidedChoice(text, options);
+  if (split === null) return [];
+  return [
+    Object.entries(split).map(([letter, value]) => ({ letter, raw: { value, percent: false } })),
+  ];
+}
+
 /** Option probabilities from the most explicit statement in `text`. */
 export function extractChoices(text: string, options: OptionMap | null): Outcome<ForecastAnswer> {
   const plain = withDecimalPoints(plainText(text));
   const outcome = resolveTiers<ChoiceEntry[], Record<string, number>>(
     [
-      { decisive: true, find: () => jsonChoices(plain, options) },
+      { rule: "json", decisive: true, find: () => jsonChoices(plain, options) },
       {
+        rule: "option_lines",
         decisive: true,
         find: () => {
           const entries = choiceLines(plain, options);
+          // Figures placed by no one option ("the president's party sits at 43%"), or by
+          // one option only, leave the reply to the statement of one side of two, if any.
+          const placed = new Set(
+            entries
+              .map((entry) => entry.letter)
+              .filter((letter) => letter !== UNPLACED && letter !== AMBIGUOUS),
+          );
+          if (placed.size <= 1 && twoSidedChoice(plain, options) !== null) return [];
           return entries.length > 0 ? [entries] : [];
         },
       },
+      { rule: "one_side", decisive: true, find: () => oneSideEntries(plain, options) },
     ],
     (entries) => validated(entries, options),
   );

@@ -1,6 +1,6 @@
 import { withoutDates } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
-import { labelledNumbers, strongest } from "./labelled.js";
+import { labelledNumbers } from "./labelled.js";
 import type { Outcome } from "./outcome.js";
 import { normalFromPercentiles, percentileStatement } from "./percentiles.js";
 import { jsonQuantity } from "./quantity-json.js";
@@ -16,7 +16,7 @@ import { plainText } from "./reply-text.js";
 import { toContinuous } from "./validate.js";
 
 function lastLabelled(text: string, label: RegExp): number | undefined {
-  return strongest(labelledNumbers(text, label)).at(-1)?.value;
+  return labelledNumbers(text, label).at(-1)?.figure.value;
 }
 
 function lastStrongLabelled(text: string, label: RegExp): number | undefined {
@@ -64,21 +64,33 @@ export function extractContinuous(text: string): Outcome<ForecastAnswer> {
   const range = lastRange(prose);
   const percentilesAt = percentiles.points.size >= 2 ? percentiles.index : -1;
   const stated = labelledPair(prose) ?? lastPlusMinus(prose, percentilesAt, range);
-  const mean =
-    json.mean ??
-    stated?.mean ??
-    lastLabelled(prose, MEAN_LABEL) ??
-    lastLabelled(prose, MEDIAN_LABEL) ??
-    fitted.mean ??
-    lastLabelled(prose, ANSWER_LABEL) ??
-    (range === null ? undefined : (range.low + range.high) / 2);
+  const rangeMean = range === null ? undefined : (range.low + range.high) / 2;
+  // Each part from its most explicit statement: "label:" lines before figures in prose, whose
+  // labels ("the 50-day average is 5,310") name the evidence as often as the answer.
+  const means: [string, number | undefined][] = [
+    ["json", json.mean],
+    ["labels", stated?.mean],
+    ["mean_label", lastStrongLabelled(prose, MEAN_LABEL)],
+    ["median_label", lastStrongLabelled(prose, MEDIAN_LABEL)],
+    ["percentiles", fitted.mean],
+    ["label", lastStrongLabelled(prose, ANSWER_LABEL)],
+    ["median_label", range?.levelStated ? lastLabelled(prose, MEDIAN_LABEL) : undefined],
+    ["range_midpoint", range?.levelStated ? rangeMean : undefined],
+    ["mean_label", lastLabelled(prose, MEAN_LABEL)],
+    ["median_label", lastLabelled(prose, MEDIAN_LABEL)],
+    ["label", lastLabelled(prose, ANSWER_LABEL)],
+    ["range_midpoint", rangeMean],
+  ];
+  const found = means.find(([, value]) => value !== undefined);
   const standardDeviation =
     json.standardDeviation ??
     stated?.standardDeviation ??
-    lastLabelled(prose, STANDARD_DEVIATION_LABEL) ??
+    lastStrongLabelled(prose, STANDARD_DEVIATION_LABEL) ??
     fitted.standardDeviation ??
+    lastLabelled(prose, STANDARD_DEVIATION_LABEL) ??
     (range === null ? undefined : (range.high - range.low) / (2 * range.z));
+  const [rule, mean] = found ?? ["none", undefined];
   if (mean === undefined || standardDeviation === undefined) return { kind: "none" };
   const answer = toContinuous(mean, standardDeviation);
-  return answer === null ? { kind: "invalid" } : { kind: "found", answer };
+  return answer === null ? { kind: "invalid", rule } : { kind: "found", answer, rule };
 }

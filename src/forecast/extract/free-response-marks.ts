@@ -6,6 +6,9 @@ const ANSWER_KEYS = ["answer", "finalanswer", "prediction", "finalprediction", "
 // "Antwort: Spanien", "Réponse finale : Espagne"; the label starts its line.
 const ANSWER_LINE =
   /^[ \t>#*_-]*(?:(?:(?:my\s+)?(?:final\s+)?(?:answer|prediction)|(?:endgültige\s+)?antwort|(?:respuesta|resposta|risposta)(?:\s+final[e]?)?|r[ée]ponse(?:\s+finale)?)(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]|(?:my\s+)?final\s+answer\s+is\b)\s*(?:\*\*|__)?[ \t]*([^\n]*)$/gim;
+// "Update: on reflection … Final answer: The Salt Road": a final answer after a sentence ends.
+const FINAL_IN_LINE =
+  /(?<=[.!?;][ \t]{1,3})(?:my\s+)?final\s+answer(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?[ \t]*([^\n]+)$/gim;
 // "## Final Answer" on its own line, the answer on the next.
 const ANSWER_HEADING = /^[ \t]*#{1,6}[ \t]*(?:final\s+)?answer[ \t]*:?[ \t]*$/gim;
 const BOXED = /\\boxed\{((?:[^{}\n]|\{[^{}\n]*\})*)\}/g;
@@ -32,7 +35,11 @@ function lineMarks(text: string): Mark[] {
     text: nextLine(text, match.index + match[0].length),
     index: match.index,
   }));
-  return [...lines, ...headings];
+  const inLine = [...text.matchAll(FINAL_IN_LINE)].map((match) => ({
+    text: match[1] ?? "",
+    index: match.index,
+  }));
+  return [...lines, ...headings, ...inLine];
 }
 
 function boxedMarks(text: string): Mark[] {
@@ -88,10 +95,14 @@ export function unwrapAnswer(text: string): string {
 
 // What a model writes after the answer to justify it: a spaced dash, a semicolon, a bracket, a
 // clause of reason, a colon or a spaced hyphen before lower-case words, or a new sentence.
-// Unspaced hyphens ("Guinea-Bissau"), "and" ("Trinidad and Tobago") and initials ("J. D.
-// Vance") belong to names.
-const REASON_AFTER =
-  /\s+[—–]\s|\s+-\s|;|\s*\(|,?\s+(?:because|since|as|due to|given|porque|weil|car|parce que)\s|:\s+(?=\p{Ll})|(?<=\p{L}{3}|\p{Lu}{2}|\d)\.\s+(?=\p{Lu})/u;
+// Unspaced hyphens ("Guinea-Bissau"), "and" ("Trinidad and Tobago"), initials ("J. D.
+// Vance") and titles ("Rep. Okafor", "Gen. Ruiz") belong to names.
+const TITLE =
+  "Rep|Reps|Sen|Sens|Gov|Pres|Prof|Gen|Col|Capt|Cmdr|Adm|Maj|Sgt|Lt|Hon|Rev|Mrs|Mr|Ms|Dr|Jr|Sr|St|Mt|Ft|Inc|Corp|Ltd|Co|Bros|vs|No";
+const REASON_AFTER = new RegExp(
+  String.raw`\s+[—–]\s|\s+-\s|;|\s*\(|,?\s+(?:because|since|as|due to|given|porque|weil|car|parce que)\s|:\s+(?=\p{Ll})|(?<=\p{L}{3}|\p{Lu}{2}|\d)(?<!\b(?:${TITLE}))\.\s+(?=\p{Lu})`,
+  "u",
+);
 // "The answer is Spain", "I predict Spain": the marked answer restated as a sentence.
 const ANSWER_SENTENCE = /^(?:the|my)\s+(?:final\s+)?answer\s+is\s+|^I\s+predict\s+/i;
 
@@ -102,8 +113,9 @@ export function withoutReason(answer: string): string {
   return kept.trim() === "" ? answer : kept.trim();
 }
 
-// A name ends a labelled line with a full stop ("Answer: Brisbane."); a sentence keeps its own.
-const NAME_WITH_STOP = /^[^.\s]+(?:[ \t]+[^.\s]+){0,3}\.$/;
+// A name ends a labelled line with a full stop ("Answer: Brisbane.", "Rep. Okafor."); a sentence
+// keeps its own.
+const NAME_WITH_STOP = /^(?:\S+[ \t]+){0,3}[^.\s]+\.$/;
 
 /** A short marked answer without the full stop that closes its line. */
 export function withoutClosingStop(answer: string): string {

@@ -13,32 +13,63 @@ const MAX_FREE_RESPONSE_LENGTH = 2000;
 // "either Spain or France": the model names two answers and commits to neither.
 const UNDECIDED = /^either\b[^\n]*\bor\b/i;
 
-function asAnswer(text: string, marked: boolean): Outcome<ForecastAnswer> {
+function asAnswer(text: string, marked: boolean, rule: string): Outcome<ForecastAnswer> {
   const unwrapped = unwrapAnswer(text.trim().slice(0, MAX_FREE_RESPONSE_LENGTH));
   const answer = marked ? withoutClosingStop(unwrapAnswer(withoutReason(unwrapped))) : unwrapped;
   if (answer === "" || UNDECIDED.test(answer)) return { kind: "none" };
-  return { kind: "found", answer: { type: "free_response", text: answer } };
+  return { kind: "found", answer: { type: "free_response", text: answer }, rule };
 }
 
 /** The text of an answer tag, or the answer marked inside it. */
 export function freeResponseFromTag(content: string): Outcome<ForecastAnswer> {
   const marked = markedAnswer(content);
-  return marked === null ? asAnswer(content, false) : asAnswer(marked, true);
+  return marked === null ? asAnswer(content, false, "tag") : asAnswer(marked, true, "tag");
+}
+
+// A paragraph that is a name and nothing else ("**Rep. Okafor**", "Doha."): the answer the
+// reply commits to, when prose about it (often its rivals) follows.
+const SHORT_ANSWER_WORDS = 6;
+const SHORT_ANSWER_LENGTH = 60;
+const HEADING =
+  /^(?:reasoning|analysis|summary|evidence|conclusion|answer|final answer|prediction|forecast|key (?:factors|drivers|points|considerations)|considerations|background|context|rationale|overview|notes?|sources?|caveats?|uncertainty|risks?)\b/i;
+
+// "Rep. Lin is possible": a sentence about a name, not the name.
+const SENTENCE_VERB =
+  /\b(?:is|are|was|were|remains?|will|would|could|may|might|seems?|looks?|has|have|had|wins?|leads?)\b/i;
+
+function isCommittedName(paragraph: string): boolean {
+  // Checked on length first: a long paragraph is prose, whatever its wrappers.
+  if (paragraph.length > 2 * SHORT_ANSWER_LENGTH || paragraph.includes("\n")) return false;
+  if (/^#|[:：]\s*\**$/.test(paragraph)) return false;
+  const name = withoutClosingStop(unwrapAnswer(paragraph));
+  return (
+    name.length > 0 &&
+    name.length <= SHORT_ANSWER_LENGTH &&
+    name.split(/\s+/).length <= SHORT_ANSWER_WORDS &&
+    !/[,;:!?]/.test(name) &&
+    !HEADING.test(name) &&
+    !SENTENCE_VERB.test(name)
+  );
 }
 
 /**
- * The last explicitly marked answer; failing that the reply's last paragraph, where an
- * unmarked answer ends up. A marked answer beats the last paragraph, which often lists
- * runners-up.
+ * The last explicitly marked answer; failing that a paragraph that is a name alone, written
+ * before the prose about it; failing that the reply's last paragraph, where an unmarked
+ * answer ends up. A marked answer beats the last paragraph, which often lists runners-up.
  */
 export function freeResponseFromReply(text: string): Outcome<ForecastAnswer> {
   const unmarked = withoutAnswerTagMarks(text);
   const marked = markedAnswer(unmarked);
-  if (marked !== null) return asAnswer(marked, true);
+  if (marked !== null) return asAnswer(marked, true, "marked_answer");
   const paragraphs = unmarked
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.trim())
     .filter((paragraph) => paragraph !== "");
   const last = paragraphs.at(-1);
-  return last === undefined ? { kind: "none" } : asAnswer(last, false);
+  if (last === undefined) return { kind: "none" };
+  if (isCommittedName(last)) return asAnswer(last, true, "last_paragraph");
+  const named = paragraphs.slice(0, -1).findLast(isCommittedName);
+  return named === undefined
+    ? asAnswer(last, false, "last_paragraph")
+    : asAnswer(named, true, "named_paragraph");
 }

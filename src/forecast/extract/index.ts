@@ -1,12 +1,26 @@
 import type { AnswerType, ForecastAnswer, OptionMap } from "../types.js";
 import { extractBinary } from "./binary.js";
 import { extractChoices } from "./choices.js";
+import { lastCommitment } from "./commitments.js";
 import { extractContinuous } from "./continuous.js";
 import { freeResponseFromReply, freeResponseFromTag } from "./free-response.js";
+import { contradictsItself, statesNoAnswer } from "./non-answers.js";
 import type { Outcome } from "./outcome.js";
+import { plainProbabilities } from "./probability-phrases.js";
 import { inQuestionUnit, questionScale } from "./question-scale.js";
-import { lastAnswerTag, withoutThinking } from "./reply-text.js";
+import { lastAnswerTag, plainText, withoutThinking } from "./reply-text.js";
 import { extractSingleValue } from "./single-value.js";
+import { toProbability } from "./validate.js";
+
+/**
+ * How an answer was read: the rule that produced it ("answer_tag", "label", "revision", …),
+ * or, with no answer, the rule that found the reply states none ("placeholder", "refusal",
+ * "contradiction", "invalid_figure", "nothing_found").
+ */
+export interface Reading {
+  answer: ForecastAnswer | null;
+  rule: string;
+}
 
 function extractFrom(
   type: AnswerType,
@@ -28,28 +42,74 @@ function extractFrom(
   }
 }
 
+/** A revision or point estimate that is the reply's last word on a numeric answer. */
+function committedFigure(type: AnswerType, text: string): Reading | null {
+  if (type === "binary") {
+    const commitment = lastCommitment(plainProbabilities(plainText(text)), true);
+    const probability = commitment === null ? null : toProbability(commitment.figure);
+    return commitment === null || probability === null
+      ? null
+      : { answer: { type, probability }, rule: commitment.rule };
+  }
+  if (type !== "continuous_value_only" && type !== "continuous") return null;
+  const commitment = lastCommitment(plainText(text), false);
+  if (commitment === null) return null;
+  if (type === "continuous_value_only") {
+    return { answer: { type, value: commitment.figure.value }, rule: commitment.rule };
+  }
+  const spread = extractContinuous(text);
+  return spread.kind === "found" && spread.answer.type === "continuous"
+    ? {
+        answer: Object.assign({}, spread.answer, { mean: commitment.figure.value }),
+        rule: commitment.rule,
+      }
+    : null;
+}
+
+function fromOutcome(outcome: Outcome<ForecastAnswer>, prefix: string): Reading {
+  if (outcome.kind === "found") return { answer: outcome.answer, rule: prefix + outcome.rule };
+  return { answer: null, rule: outcome.kind === "invalid" ? "invalid_figure" : "nothing_found" };
+}
+
 /**
- * The structured answer of a model's reply, or null when it states none that is valid.
- * The last answer tag is the most explicit statement and decides when it holds a figure; a tag
- * holding only words leaves the decision to the rest of the reply. Given the question, figures
- * of a quantity are read in the unit it asks for ("in billions of dollars").
+ * The structured answer of a model's reply and the rule that read it. The reply is read as a
+ * sequence of statements, and the last committed one decides: an answer tag holding a figure,
+ * a revision or point estimate written after every label, else the type's own readings from
+ * the most explicit to the loosest. A reply whose last statement is a placeholder, a refusal
+ * or two contradicting figures has no answer, whatever figures it holds elsewhere. Given the
+ * question, figures of a quantity are read in the unit it asks for ("in billions of dollars").
  */
+export function readAnswer(
+  type: AnswerType,
+  reply: string,
+  options: OptionMap | null,
+  question = "",
+): Reading {
+  const scale =
+    type === "continuous" || type === "continuous_value_only" ? questionScale(question) : null;
+  const thought = withoutThinking(reply);
+  const text = scale === null ? thought : inQuestionUnit(thought, scale);
+  if (statesNoAnswer(text, type === "free_response")) {
+    return { answer: null, rule: "no_answer_stated" };
+  }
+  if (type === "binary" && contradictsItself(text)) return { answer: null, rule: "contradiction" };
+  const tag = lastAnswerTag(text);
+  if (tag !== null) {
+    const fromTag = extractFrom(type, tag, options, true);
+    if (fromTag.kind === "found") return { answer: fromTag.answer, rule: "answer_tag" };
+    if (fromTag.kind === "invalid") return { answer: null, rule: "invalid_answer_tag" };
+  }
+  const committed = committedFigure(type, text);
+  if (committed !== null) return committed;
+  return fromOutcome(extractFrom(type, text, options, false), "");
+}
+
+/** The structured answer of a model's reply, or null when it states none that is valid. */
 export function extractAnswer(
   type: AnswerType,
   reply: string,
   options: OptionMap | null,
   question = "",
 ): ForecastAnswer | null {
-  const scale =
-    type === "continuous" || type === "continuous_value_only" ? questionScale(question) : null;
-  const thought = withoutThinking(reply);
-  const text = scale === null ? thought : inQuestionUnit(thought, scale);
-  const tag = lastAnswerTag(text);
-  if (tag !== null) {
-    const fromTag = extractFrom(type, tag, options, true);
-    if (fromTag.kind === "found") return fromTag.answer;
-    if (fromTag.kind === "invalid") return null;
-  }
-  const fromReply = extractFrom(type, text, options, false);
-  return fromReply.kind === "found" ? fromReply.answer : null;
+  return readAnswer(type, reply, options, question).answer;
 }

@@ -1,4 +1,4 @@
-import { type NumberToken, readNumberAt } from "../numbers.js";
+import { type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
 
 /** A figure written after a label ("Probability: 62%", "mean 42.5"). */
 export interface Labelled<T> {
@@ -25,8 +25,33 @@ function labelledFigures<T>(
   return found;
 }
 
+// "Final estimate: 150k–170k": a label followed by a range states the range, not its low end.
+const SCALE_WORD = /(?:k|m|mn|bn|tn|b|t|thousand|million|billion|trillion)$/i;
+const RANGE_DASH = /[ \t]*(?:–|—|-|to)[ \t]*/y;
+
+/** The figure at `index`, or the midpoint of the range written there (a bare range's point). */
+function figureOrRangeAt(text: string, index: number): NumberToken | null {
+  const low = readNumberAt(text, index);
+  if (low === null) return null;
+  RANGE_DASH.lastIndex = low.end;
+  const dash = RANGE_DASH.exec(text);
+  // Read on its own: after "10k-" the upper bound would pass for part of a name ("COVID-19").
+  const from = low.end + (dash?.[0].length ?? 0);
+  const upper = dash === null ? null : readNumberAt(text.slice(from, from + 40), 0);
+  const high =
+    upper === null ? null : { ...upper, start: upper.start + from, end: upper.end + from };
+  if (high === null || high.percent !== low.percent) return low;
+  // "150–170k": the scale written once at the end applies to both bounds.
+  const unit = /\d$/.test(text.slice(low.start, low.end))
+    ? (scaleOfWord(SCALE_WORD.exec(text.slice(high.start, high.end))?.[0] ?? "") ?? 1)
+    : 1;
+  const bottom = low.value * unit < high.value ? low.value * unit : low.value;
+  if (!(bottom < high.value)) return low;
+  return { ...low, value: (bottom + high.value) / 2, bareInteger: false, end: high.end };
+}
+
 export function labelledNumbers(text: string, label: RegExp): Labelled<NumberToken>[] {
-  return labelledFigures(text, label, readNumberAt);
+  return labelledFigures(text, label, figureOrRangeAt);
 }
 
 // Words just before a label that make its figure a reference point rather than the answer:

@@ -12,10 +12,13 @@ const CHANCE_AFTER =
 const BEFORE_CLAUSE_END = /[;!?\n]|\.(?!\d)/g;
 const AFTER_CLAUSE_END =
   /[;:!?\n,]|\.(?!\d)|\b(?:but|and|or|so|although|though|while|whereas|because|given|since)\b/i;
-const REACH = 80;
+export const NEGATION_REACH = 80;
+const REACH = NEGATION_REACH;
+/** Every chance word the span before a figure may start with, for a quick check before it. */
+export const CHANCE_WORDS = /chance|probabilit|likelihood|odds|risk/gi;
 
 function negations(span: string): number {
-  if (CONDITION.test(span)) return 0;
+  if (span === "" || CONDITION.test(span)) return 0;
   let count = 0;
   for (const match of span.matchAll(NEGATION)) {
     if (!QUALIFIER_AFTER.test(span.slice(match.index + match[0].length))) count++;
@@ -40,7 +43,17 @@ function spanAfter(text: string, end: number): string {
   return clauseEnd === null ? window : window.slice(0, clauseEnd.index);
 }
 
-/** Whether the figure written from `start` to `end` is the chance of the event not happening. */
-export function statesChanceOfNo(text: string, start: number, end: number): boolean {
-  return (negations(spanBefore(text, start)) + negations(spanAfter(text, end))) % 2 === 1;
+/**
+ * Whether the figure written from `start` to `end` is the chance of the event not happening.
+ * `chanceWordBefore` false says no chance word stands in the reach before it (checked by the
+ * caller in one pass over a long text), so only the words after it are read.
+ */
+export function statesChanceOfNo(
+  text: string,
+  start: number,
+  end: number,
+  chanceWordBefore = true,
+): boolean {
+  const before = chanceWordBefore ? negations(spanBefore(text, start)) : 0;
+  return (before + negations(spanAfter(text, end))) % 2 === 1;
 }

@@ -1,5 +1,5 @@
 import type { OptionMap } from "../types.js";
-import { AMBIGUOUS, normalizeName, optionNames } from "./option-names.js";
+import { AMBIGUOUS, boundOf, normalizeName, optionNames } from "./option-names.js";
 
 const LETTERED = /^(?:(?:option|choice)\s*)?\(?([a-z])\)?(?:[.):\]]\s*.*|\s+\(.*)?$/i;
 
@@ -23,7 +23,7 @@ function letterForName(wanted: string, options: OptionMap): string | null {
   const words = wanted.split(" ");
   // "Red (Labour)" names Red: the longest leading run of words that is a name decides.
   for (let count = Math.min(words.length, names.maxWords); count > 0; count--) {
-    const letter = names.lookup(words.slice(0, count).join(" "));
+    const letter = names.lookupLabel(words.slice(0, count).join(" "));
     if (letter !== undefined) return letter;
   }
   if (wanted.length < 3) return null;
@@ -49,6 +49,15 @@ export function letterForLabel(label: string, options: OptionMap | null): string
   const written = LETTERED.exec(cleaned)?.[1]?.toUpperCase();
   if (written !== undefined && (options === null || written in options)) return written;
   if (options === null) return null;
+  // "<10" for "Fewer than 10", "≥20" for "20 or more".
+  const bound = boundOf(cleaned);
+  const bounded = bound === null ? undefined : optionNames(options).lookupLabel(bound);
+  if (bounded !== undefined) return bounded;
   const wanted = normalizeName(cleaned);
-  return wanted === "" ? null : letterForName(wanted, options);
+  if (wanted === "") return null;
+  // "The Democratic Party: 50%" names "Democratic Party".
+  const letter = letterForName(wanted, options);
+  return letter === null && wanted.startsWith("the ")
+    ? letterForName(wanted.slice("the ".length), options)
+    : letter;
 }

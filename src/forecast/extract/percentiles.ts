@@ -4,9 +4,10 @@ import { normalQuantile } from "./normal.js";
 /** Percentile (0–100, exclusive) → value. */
 export type Percentiles = Map<number, number>;
 
-// "5%: 134" and "5th: 134" name a percentile only where they start a line of a list.
+// "5%: 134" and "5th: 134" name a percentile only where they start a line or an item of a
+// list ("5th: 120, 25th: 181"). A table's rows arrive as "percentile 5%: 14.1M".
 const PERCENTILE_LABEL =
-  /(?<!\w)(?:percentile[ \t_]*(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[ \t_-]*percentile|p(\d{1,2})|(?:^|(?<=\n))[ \t>*•+-]*(\d{1,2})(?:%|st|nd|rd|th)[ \t]*(?=[:=]))(?!\w)(?:\s*\([^)\n]{0,40}\))?\s*(?:[:=]|\bis\b|\bat\b|[-–—])?/gi;
+  /(?<!\w)(?:percentile[ \t_]*(\d{1,2}(?:\.\d+)?)(?:%|st|nd|rd|th)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[ \t_-]*percentile|p(\d{1,2})|(?:^|(?<=\n)|(?<=[,;][ \t]{0,3}))[ \t>*•+-]*(\d{1,2})(?:%|st|nd|rd|th)[ \t]*(?=[:=]))(?!\w)(?:\s*\([^)\n]{0,40}\))?\s*(?:[:=]|\bis\b|\bat\b|[-–—])?/gi;
 
 // "the 5th percentile is 134 and the 95th is 266": an ordinal stands for a percentile right
 // after one was named.

@@ -27,8 +27,10 @@ const TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty"
 const WORD_NUMBER = String.raw`\b(?:(?:a|one)\s+hundred|(?:${TENS.join("|")})(?:[-\s](?:${UNITS.slice(1, 10).join("|")}))?|${UNITS.join("|")})\b`;
 const DIGITS = String.raw`\d+(?:\.\d+)?`;
 const IN_JOINER = String.raw`\s+(?:times\s+)?(?:in|out of)\s+`;
-const TO_JOINER = String.raw`\s*(?:to|:)\s*`;
-const ODDS_SIDE = String.raw`\s+(?:against|in favou?r)\b`;
+const TO_JOINER = String.raw`\s*(?:-to-|to|:|\/)\s*`;
+// "2 to 1 on" is odds on, the same as "in favour"; "on" only where the statement ends.
+const ODDS_SIDE_WORD = String.raw`against|in favou?r|on(?=\s*(?:[.!;,)\n]|$))`;
+const ODDS_SIDE = String.raw`\s+(?:${ODDS_SIDE_WORD})\b`;
 
 // Word numbers are read only where they state a chance, so "one of the two bills" stays prose.
 // They are rewritten as digits first, so the odds patterns below need only match digits.
@@ -46,24 +48,28 @@ const ODDS_IN = new RegExp(
   "gi",
 );
 const ODDS_AGAINST = new RegExp(
-  String.raw`(?<![\w.:])(${DIGITS})\s*(?::|to)\s*(${DIGITS})\s+(against|in favou?r)\b`,
+  String.raw`(?<![\w.:/])(${DIGITS})${TO_JOINER}(${DIGITS})\s+(${ODDS_SIDE_WORD})\b`,
   "gi",
 );
 const PERCENT = String.raw`\s*(?:%|per\s?cent\b)`;
+// "from 30% to 35%" is a revision, not a range: its last figure is the one committed to.
 const RANGE = new RegExp(
-  String.raw`(?<![\w.])(?:between\s+)?(${DIGITS})(${PERCENT})?\s*(?:-|–|—|to|and)\s*(${DIGITS})(${PERCENT})`,
+  String.raw`(?<![\w.])(?<!\bfrom\s{1,3})(?:between\s+)?(${DIGITS})(${PERCENT})?\s*(?:-|–|—|to|and)\s*(${DIGITS})(${PERCENT})`,
   "gi",
 );
 const FRACTION_RANGE =
-  /(?<![\w.])(?:between\s+)?(0?\.\d+)\s*(?:-|–|—|to|and)\s*(0?\.\d+)(?![\d.])/gi;
+  /(?<![\w.])(?<!\bfrom\s{1,3})(?:between\s+)?(0?\.\d+)\s*(?:-|–|—|to|and)\s*(0?\.\d+)(?![\d.])/gi;
 // "±5%", "(+/- 5 pp)": the width of a margin, never the forecast itself.
 const MARGIN =
   /(?:\([ \t]{0,3})?(?:±|\+\/-|\+-)\s*\d+(?:\.\d+)?\s*(?:%|pp\b|percentage points?\b)?\s*\)?/g;
 const DECIMAL_COMMA_PERCENT =
   /(?<![\d.,])(\d{1,3}),(\d{1,2})(?=\s*(?:%|per\s?cent\b|pro[zc]ent))/gi;
 const DECIMAL_COMMA_FRACTION = /(?<![\d.,])0,(\d+)(?![\d,])/g;
-// "1-in-5 chance" is "1 in 5".
-const HYPHENATED_ODDS = /(?<![\w.])(\d+)-in-(\d+)(?![\w.])/gi;
+// "1-in-5 chance" and "one-in-three" are "1 in 5" and "one in three".
+const HYPHENATED_ODDS = new RegExp(
+  String.raw`(?<![\w.])(\d+|${WORD_NUMBER})-in-(\d+|${WORD_NUMBER})(?![\w-]|\.\d)`,
+  "gi",
+);
 // An even chance in words. "Better than 50/50" is a bound, not a forecast: it becomes "better
 // than even", a conclusion in words.
 const EVEN_CHANCE =

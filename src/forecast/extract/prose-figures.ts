@@ -1,7 +1,9 @@
 import { findNumbers } from "../numbers.js";
 import { isEvidence } from "./evidence.js";
-import { statesChanceOfNo } from "./negated-event.js";
-import { complement, readProbabilityAt, type StatedFigure } from "./stated-figure.js";
+import { CHANCE_WORDS, NEGATION_REACH, statesChanceOfNo } from "./negated-event.js";
+import { complement, probabilityFrom, type StatedFigure } from "./stated-figure.js";
+import type { RawNumber } from "./validate.js";
+import { WordPositions } from "./word-positions.js";
 
 export interface ProseFigure extends StatedFigure {
   /** A decimal such as "0.62", as opposed to a percentage or "N in M" odds. */
@@ -12,8 +14,8 @@ export interface ProseFigure extends StatedFigure {
   readonly evidence: boolean;
 }
 
-const WORD_AFTER =
-  /^\s*(?:chance|probability|likelihood|likely|odds|risk|shot|sure|confident|certain)\b/i;
+const WORD_AFTER_HERE =
+  /\s*(?:chance|probability|likelihood|likely|odds|risk|shot|sure|confident|certain)\b/iy;
 // "isn't 50%", "not 70%": a figure written to be rejected.
 const REJECTED_BEFORE = /(?:\bnot|n['’]t)\s+(?:about\s+|around\s+)?$/i;
 // "4 to 1 against is too bearish", "the 62% looks stale": a figure written to be rejected.
@@ -24,12 +26,22 @@ const REJECTED_AFTER =
 // from 40%" or "the probability of a recession is often cited as 30%" (someone else's figure).
 const EVENT = String.raw`(?:(?!\b(?:is|was|are|were|has|have|had|been|but|and|than|from|although|though|while|whereas|because)\b)[^.\d\n%]){0,60}?`;
 const WORD_BEFORE = new RegExp(
-  String.raw`(?:(?:chance|probability|likelihood|odds)(?:\s+(?:(?:of|that|for)\s)?${EVENT})?|(?:estimate|forecast|prediction)(?:\s+(?:of|that|for)\s${EVENT})?|put (?:it|this|the odds|the probability) at|I(?:'d| would)? put|I(?:'d| would) say)(?:\s+(?:of|at|is|are|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$`,
+  String.raw`(?:(?:chance|probability|likelihood|odds)(?:\s+(?:(?:of|that|for)\s)?${EVENT})?|(?:estimate|forecast|prediction)(?:\s+(?:of|that|for)\s${EVENT})?|(?:put|price|peg|place|rate) (?:it|this|the odds|the probability) at|I(?:'d| would)? put|I(?:'d| would) say)(?:\s+(?:of|at|is|are|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$`,
   "i",
 );
 
+const BEFORE_REACH = 60;
+// What each check of the words before a figure needs to find there: WORD_BEFORE, REJECTED_BEFORE,
+// "confidence". None of them can match in a window holding none of these.
+const WORDS_BEFORE =
+  /chance|probabilit|likelihood|odds|estimate|forecast|prediction|put|price|peg|place|rate|say|not|n['’]t|confidence/gi;
+
+// REJECTED_AFTER's words, which start within its 40 characters after the figure.
+const AFTER_REACH = 40;
+const WORDS_AFTER = /too|overconfident|overstate|understate|stale|off the mark/gi;
+
 function lineBefore(text: string, index: number): string {
-  const before = text.slice(Math.max(0, index - 60), index);
+  const before = text.slice(Math.max(0, index - BEFORE_REACH), index);
   return before.slice(before.lastIndexOf("\n") + 1);
 }
 
@@ -40,40 +52,70 @@ export function isRejected(text: string, start: number, end: number): boolean {
   );
 }
 
-/** Percentages, "N in M" odds and decimal fractions written in prose. */
+/**
+ * A figure whose `evidence` is judged on first use: most readings need it only for the last few
+ * figures. A class, so that every figure of a long reply shares one shape and one getter.
+ */
+class LazyFigure implements ProseFigure {
+  private judged: boolean | undefined;
+
+  constructor(
+    private readonly text: string,
+    readonly raw: RawNumber,
+    readonly start: number,
+    readonly end: number,
+    readonly fraction: boolean,
+    readonly attached: boolean,
+  ) {}
+
+  get evidence(): boolean {
+    this.judged ??= isEvidence(this.text, this.start, this.end);
+    return this.judged;
+  }
+}
+
+/** Whether `pattern` (sticky) matches at `index` of `text`, without copying the text. */
+function matchesAt(pattern: RegExp, text: string, index: number): boolean {
+  pattern.lastIndex = index;
+  return pattern.test(text);
+}
+
+/**
+ * Percentages, "N in M" odds and decimal fractions written in prose. Each figure's checks read
+ * a few dozen characters around it, and only where one of the words they look for stands
+ * there (found for the whole text in one pass): linear in the text, with a small constant.
+ */
 export function proseProbabilities(text: string): ProseFigure[] {
   const found: ProseFigure[] = [];
+  const wordsBefore = new WordPositions(text, WORDS_BEFORE);
+  const wordsAfter = new WordPositions(text, WORDS_AFTER);
+  const chanceWords = new WordPositions(text, CHANCE_WORDS);
   let consumedUntil = 0;
   for (const token of findNumbers(text)) {
     if (token.start < consumedUntil) continue;
-    const figure = readProbabilityAt(text, token.start);
-    if (figure === null) continue;
+    const figure = probabilityFrom(text, token);
     const isOdds = figure.end !== token.end;
     const fraction = !isOdds && !token.percent;
     if (fraction && (token.bareInteger || token.value <= 0 || token.value >= 1)) continue;
     consumedUntil = figure.end;
-    if (/\bconfidence\b/i.test(lineBefore(text, figure.start))) continue;
-    if (isRejected(text, figure.start, figure.end)) continue;
+    const { start, end } = figure;
+    const worded = wordsBefore.within(start - BEFORE_REACH, start);
+    if (worded && /\bconfidence\b/i.test(lineBefore(text, start))) continue;
+    if (worded && REJECTED_BEFORE.test(lineBefore(text, start))) continue;
+    if (
+      wordsAfter.within(end, end + AFTER_REACH) &&
+      REJECTED_AFTER.test(text.slice(end, end + 40))
+    ) {
+      continue;
+    }
     const attached =
-      WORD_AFTER.test(text.slice(figure.end)) ||
-      WORD_BEFORE.test(text.slice(Math.max(0, figure.start - 60), figure.start));
-    const raw = statesChanceOfNo(text, figure.start, figure.end)
+      matchesAt(WORD_AFTER_HERE, text, end) ||
+      (worded && WORD_BEFORE.test(text.slice(Math.max(0, start - BEFORE_REACH), start)));
+    const chanceBefore = chanceWords.within(start - NEGATION_REACH, start);
+    const raw = statesChanceOfNo(text, start, end, chanceBefore)
       ? complement(figure.raw)
       : figure.raw;
-    const { start, end } = figure;
-    // Judged on first use: most readings need it only for the last few figures.
-    let evidence: boolean | undefined;
-    found.push({
-      raw,
-      start,
-      end,
-      fraction,
-      attached,
-      get evidence() {
-        evidence ??= isEvidence(text, start, end);
-        return evidence;
-      },
-    });
+    found.push(new LazyFigure(text, raw, start, end, fraction, attached));
   }
   return found;
 }

@@ -10,10 +10,11 @@ import { normalQuantile } from "./normal.js";
 // "42.5 ± 5.2", "1,750,000 (σ = 150,000)", "14.2 seats (SD 2.1)": a figure and its spread.
 // A unit may stand before a bracketed spread, never before a bare "±", which would let a poll's
 // "45% of voters ± 3" pass for a forecast.
+// "1.2M, give or take 150k" and "~$1.87tn, standard deviation $0.05tn" say the same.
 const SPREAD_AFTER =
-  /(?:[ \t]*\(?[ \t]*(?:±|\+\/-|\+\/−|\+-|plus or minus)|(?:[ \t]+[A-Za-z][\w-]*){0,2}[ \t]*\([ \t]*(?:σ|sd|s\.d\.|std\.?(?:[ \t]*dev\.?)?|stdev|standard deviation|sigma)[ \t]*(?:[:=≈~]|of)?)[ \t]*/iy;
+  /(?:[ \t]*,?[ \t]*\(?[ \t]*(?:±|\+\/-|\+\/−|\+-|plus or minus|give or take)|(?:[ \t]+[A-Za-z][\w-]*){0,2}[ \t]*[,;]?[ \t]*\(?[ \t]*(?:with[ \t]+(?:an?[ \t]+)?)?(?:σ|sd|s\.d\.|std\.?(?:[ \t]*dev\.?)?|stdev|standard deviation|sigma)[ \t]*(?:[:=≈~]|of)?)[ \t]*/iy;
 
-const SCALE_WORD = /(?:k|m|mn|bn|b|t|thousand|million|billion|trillion)$/i;
+const SCALE_WORD = /(?:k|m|mn|bn|tn|b|t|thousand|million|billion|trillion)$/i;
 
 function scaleOf(text: string, token: NumberToken): number | undefined {
   const word = SCALE_WORD.exec(text.slice(token.start, token.end))?.[0];
@@ -34,7 +35,11 @@ export function plusMinus(
     const spread = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
     if (spread === null) continue;
     const shared = scaleOf(text, token) === undefined ? (scaleOf(text, spread) ?? 1) : 1;
-    last = { mean: token.value * shared, standardDeviation: spread.value, index: token.start };
+    const mean = token.value * shared;
+    // "$28.0bn ± 2%": a spread in percent of a figure that is not one is relative to it.
+    const relative = spread.percent && !token.percent;
+    const standardDeviation = relative ? (Math.abs(mean) * spread.value) / 100 : spread.value;
+    last = { mean, standardDeviation, index: token.start };
   }
   return last;
 }

@@ -21,20 +21,25 @@ export function extractSingleValue(text: string): Outcome<ForecastAnswer> {
     strongest(ownLabelledNumbers(prose, label)).map((token) => token.value);
   const outcome = resolveTiers<number, number>(
     [
-      { decisive: true, find: () => jsonValues(plain) },
-      { decisive: true, find: labelled(ANSWER_LABEL) },
-      { decisive: true, find: labelled(MEAN_LABEL) },
-      { decisive: true, find: labelled(MEDIAN_LABEL) },
-      { decisive: true, find: () => present(plusMinus(prose)?.mean) },
-      { decisive: true, find: () => present(normalFromPercentiles(percentileLines(prose)).mean) },
+      { rule: "json", decisive: true, find: () => jsonValues(plain) },
+      { rule: "label", decisive: true, find: labelled(ANSWER_LABEL) },
+      { rule: "mean_label", decisive: true, find: labelled(MEAN_LABEL) },
+      { rule: "median_label", decisive: true, find: labelled(MEDIAN_LABEL) },
+      { rule: "plus_minus", decisive: true, find: () => present(plusMinus(prose)?.mean) },
       {
+        rule: "percentiles",
+        decisive: true,
+        find: () => present(normalFromPercentiles(percentileLines(prose)).mean),
+      },
+      {
+        rule: "range_midpoint",
         decisive: true,
         find: () => {
           const range = lastRange(prose);
           return present(range === null ? null : (range.low + range.high) / 2);
         },
       },
-      { decisive: true, find: () => present(lastQuantity(prose)?.value) },
+      { rule: "last_figure", decisive: true, find: () => present(lastQuantity(prose)?.value) },
     ],
     (value) => (Number.isFinite(value) ? value : null),
   );

@@ -30,12 +30,18 @@ const LABEL_FILLER = /^(?:\s*(?:somewhere|in the|around|close to|near|maybe|like
 // "30% or 40%", "0.3/0.4": two answers where one is asked for.
 const ALTERNATIVE_AFTER = /^\s*(?:or|\/)\s*(?:(?:maybe|perhaps|possibly|about)\s+|~)?\d/;
 export const ODDS_JOINER = /^\s*(?:in|out of)\s+/;
+const ODDS_JOINER_HERE = /\s*(?:in|out of)\s+/y;
 
 /** "3 in 10", "2 out of 3" read as a fraction; otherwise the figure itself. */
 export function readProbabilityAt(text: string, index: number): StatedFigure | null {
   const token = readNumberAt(text, index);
-  if (token === null) return null;
-  const joiner = ODDS_JOINER.exec(text.slice(token.end));
+  return token === null ? null : probabilityFrom(text, token);
+}
+
+/** The figure that starts with `token`: a fraction when odds follow ("3 in 10"), else itself. */
+export function probabilityFrom(text: string, token: NumberToken): StatedFigure {
+  ODDS_JOINER_HERE.lastIndex = token.end;
+  const joiner = ODDS_JOINER_HERE.exec(text);
   const whole = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
   if (whole === null || token.percent || whole.percent || whole.value <= 0) {
     return { raw: token, start: token.start, end: token.end };

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app.js";
-import { nanosToUsd } from "../../billing/money.js";
 import type { Services } from "../../services.js";
+import { nanosToUsd } from "../../util/money.js";
+import type { App } from "../app-instance.js";
 import { principalOf } from "../auth.js";
 import { withErrors } from "../schemas/common.js";
 import { BalanceSchema } from "../schemas/models.js";

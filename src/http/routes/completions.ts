@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app.js";
 import {
   type ChatCompletionBody,
   ChatCompletionRequestSchema,
@@ -8,6 +7,7 @@ import {
 } from "../../completions/schema.js";
 import type { Services } from "../../services.js";
 import { admitCaller } from "../admit-caller.js";
+import type { App } from "../app-instance.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
 import { ChatCompletionResponseSchema, CompletionResponseSchema } from "../schemas/completions.js";
 import { sendEventStream } from "../sse.js";
@@ -15,6 +15,7 @@ import { sendEventStream } from "../sse.js";
 const errors = {
   400: Type.Ref(ErrorResponse),
   402: Type.Ref(ErrorResponse),
+  403: Type.Ref(ErrorResponse),
   404: Type.Ref(ErrorResponse),
   502: Type.Ref(ErrorResponse),
   504: Type.Ref(ErrorResponse),

@@ -1,8 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { App } from "../../app.js";
-import { SignInLinks } from "../../auth/sign-in-links.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
 import {
   BUILT_DASHBOARD_DIR,
   type DashboardAsset,
@@ -59,17 +58,11 @@ export function registerDashboardRoutes(
   app.get("/dashboard", { schema: { hide: true } }, serve);
   app.get("/dashboard/*", { schema: { hide: true } }, serve);
 
-  const links = new SignInLinks(
-    services.database.db,
-    services.clock,
-    services.organizations,
-    services.apiKeys,
-  );
   app.post(
     "/v1/dashboard/sign-in",
     { schema: { hide: true, body: SignInBody } },
     async (request, reply) => {
-      const signedIn = await links.exchange(request.body.token);
+      const signedIn = await services.signInLinks.exchange(request.body.token);
       return reply.header("cache-control", "no-store").send(signedIn);
     },
   );

@@ -1,7 +1,7 @@
 import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
 import { principalOf } from "../auth.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
 import {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
 import { ModelListSchema, ModelObjectSchema } from "../schemas/models.js";
 

@@ -1,13 +1,12 @@
 import { type Static, Type } from "@sinclair/typebox";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { App } from "../../app.js";
+import type { FastifyRequest } from "fastify";
 import { ServiceError } from "../../errors.js";
 import { dollarText, TOPUP_CENTS } from "../../payments/amounts.js";
-import { challengeHeader } from "../../payments/challenge.js";
 import { isPaymentAuthorization } from "../../payments/credential.js";
 import { PaymentProblem } from "../../payments/problems.js";
-import type { Topups } from "../../payments/topups.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
+import { presentationOf, sendPaymentProblem } from "../payment-problem.js";
 import { ErrorResponse, Nullable } from "../schemas/common.js";
 
 const MppTopupRequest = Type.Object(
@@ -36,7 +35,7 @@ const MppTopupResponse = Type.Object({
 const PaymentProblemBody = Type.Object({
   type: Type.String(),
   title: Type.String(),
-  status: Type.Literal(402),
+  status: Type.Union([Type.Literal(400), Type.Literal(402)]),
   detail: Type.String(),
   challengeId: Type.Optional(Type.String()),
   error: Type.Object({
@@ -90,12 +89,17 @@ export function registerTopupRoute(app: App, services: Services): void {
         response: {
           200: MppTopupResponse,
           401: Type.Ref(ErrorResponse),
+          400: {
+            description: "The credential names a payment method this server does not take.",
+            content: { "application/problem+json": { schema: PaymentProblemBody } },
+          },
           402: {
             description: "Payment required, or the credential did not prove a payment.",
             content: { "application/problem+json": { schema: PaymentProblemBody } },
           },
           422: Type.Ref(ErrorResponse),
-          502: Type.Ref(ErrorResponse),
+          429: Type.Ref(ErrorResponse),
+          503: Type.Ref(ErrorResponse),
         },
         ...paymentInfo,
       },
@@ -109,11 +113,17 @@ export function registerTopupRoute(app: App, services: Services): void {
           "payment-required",
           `A ${dollarText(amountCents)} top-up requires payment: pay one of the challenges in WWW-Authenticate and retry with 'Authorization: Payment <credential>'.`,
         );
-        return paymentRequired(reply, topups, amountCents, problem);
+        return sendPaymentProblem(reply, request, topups, amountCents, problem, refill);
       }
       try {
-        const result = await topups.redeem(authorization, amountCents, refill);
-        reply.header("payment-receipt", result.receipt).header("cache-control", "private");
+        const result = await topups.redeem(
+          authorization,
+          amountCents,
+          refill,
+          presentationOf(request),
+        );
+        // The answer may carry a new key: no cache keeps it.
+        reply.header("payment-receipt", result.receipt).header("cache-control", "no-store");
         return {
           organization_id: result.organizationId,
           credited_cents: result.creditedCents,
@@ -122,7 +132,7 @@ export function registerTopupRoute(app: App, services: Services): void {
         };
       } catch (error) {
         if (error instanceof PaymentProblem) {
-          return paymentRequired(reply, topups, amountCents, error);
+          return sendPaymentProblem(reply, request, topups, amountCents, error, refill);
         }
         throw error;
       }
@@ -141,31 +151,4 @@ async function refillOrganization(
   const principal = await services.apiKeys.authenticate(header.trim());
   if (!principal) throw invalidRefillKey();
   return principal.organizationId;
-}
-
-function paymentRequired(
-  reply: FastifyReply,
-  topups: Topups,
-  amountCents: number,
-  problem: PaymentProblem,
-) {
-  const challenges = topups.challenges(amountCents);
-  return reply
-    .status(402)
-    .header("cache-control", "no-store")
-    .header("www-authenticate", challenges.map(challengeHeader))
-    .type("application/problem+json")
-    .send({
-      type: problem.type,
-      title: problem.title,
-      status: 402,
-      detail: problem.message,
-      ...(problem.challengeId ? { challengeId: problem.challengeId } : {}),
-      error: {
-        message: problem.message,
-        type: "payment_required",
-        param: null,
-        code: problem.code,
-      },
-    });
 }

@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app.js";
-import { CostReports } from "../../billing/cost-report.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
 import { principalOf } from "../auth.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
 import { CostsQuerySchema, OrganizationCostsPageSchema } from "./organization-cost-schemas.js";
@@ -9,7 +8,6 @@ import { costsPageObject, queryEndTime, usagePageStart } from "./organization-ob
 
 /** What the organization was charged, in the shape of OpenAI's Costs API: readable with any key. */
 export function registerOrganizationCostRoutes(app: App, services: Services): void {
-  const reports = new CostReports(services.database.db);
   app.get(
     "/organization/costs",
     {
@@ -28,7 +26,7 @@ export function registerOrganizationCostRoutes(app: App, services: Services): vo
     async (request) => {
       const { query } = request;
       const endTime = queryEndTime(query.start_time, query.end_time, services.clock);
-      const page = await reports.costs(principalOf(request).organizationId, {
+      const page = await services.costs.costs(principalOf(request).organizationId, {
         startTime: query.start_time,
         endTime,
         groupBy: query.group_by ?? [],

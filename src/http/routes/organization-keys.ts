@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app.js";
+import { listPage } from "../../db/list-pages.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
 import { adminOf } from "../auth.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
-import { keyChanges, keyObject, keyTerms, listObject } from "./organization-objects.js";
+import { keyChanges, keyObject, keyTerms } from "./organization-objects.js";
 import {
   type ApiKeyCreateBody,
   ApiKeyCreateRequestSchema,
@@ -44,7 +45,7 @@ export function registerOrganizationKeyRoutes(app: App, services: Services): voi
         limit: request.query.limit,
         order: request.query.order,
       });
-      return listObject(page.keys.map(keyObject), page.hasMore);
+      return listPage(page.keys.map(keyObject), page.hasMore);
     },
   );
 
@@ -63,12 +64,14 @@ export function registerOrganizationKeyRoutes(app: App, services: Services): voi
         }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { organizationId } = adminOf(request);
       const created = await services.organizationKeys.create(
         organizationId,
         keyTerms(request.body),
       );
+      // The answer carries the key itself: no cache may keep it.
+      reply.header("cache-control", "no-store");
       return { ...keyObject(created.record), value: created.secret };
     },
   );

@@ -2,25 +2,14 @@ import type { KeyTerms } from "../../auth/api-keys.js";
 import type { KeyChanges, KeyRecord } from "../../auth/organization-keys.js";
 import type { CostPage } from "../../billing/cost-report.js";
 import { SECONDS_PER_DAY } from "../../billing/day-pages.js";
-import { type LedgerEntryRecord, publicEntryId } from "../../billing/ledger-history.js";
-import { nanosToUsd, usdToNanos } from "../../billing/money.js";
+import type { LedgerEntryRecord } from "../../billing/ledger-history.js";
 import type { UsagePage } from "../../billing/usage-report.js";
 import { invalidRequest } from "../../errors.js";
 import { type Clock, unixSeconds } from "../../util/clock.js";
+import { nanosToUsd, usdToNanos } from "../../util/money.js";
 import type { ApiKeyCreateBody, ApiKeyUpdateBody } from "./organization-schemas.js";
 
 /** The organization API's objects: dollars and public ids here, nano-dollars below. */
-
-/** OpenAI's list object, its first and last ids the cursors of neighbouring pages. */
-export function listObject<T extends { id: string }>(data: T[], hasMore: boolean) {
-  return {
-    object: "list" as const,
-    data,
-    first_id: data[0]?.id ?? null,
-    last_id: data.at(-1)?.id ?? null,
-    has_more: hasMore,
-  };
-}
 
 export function keyObject(record: KeyRecord) {
   return {
@@ -75,7 +64,7 @@ function spendLimitNanos(usd: number): number {
 export function ledgerEntryObject(entry: LedgerEntryRecord) {
   return {
     object: "organization.ledger_entry" as const,
-    id: publicEntryId(entry.id),
+    id: entry.id,
     kind: entry.kind,
     amount_usd: nanosToUsd(entry.amount_nanos),
     balance_after_usd: nanosToUsd(entry.balance_after_nanos),
@@ -132,7 +121,9 @@ export function costsPageObject(page: CostPage) {
 
 /** A report's end: `end_time`, default now, after `start_time`. */
 export function queryEndTime(startTime: number, endTime: number | undefined, clock: Clock): number {
-  const end = endTime ?? unixSeconds(clock);
+  // End_time is exclusive: by default the range ends after the current second, so what was
+  // settled in this very second counts too.
+  const end = endTime ?? unixSeconds(clock) + 1;
   if (end <= startTime) {
     throw invalidRequest("end_time must be after start_time.", "invalid_time_range", "end_time");
   }

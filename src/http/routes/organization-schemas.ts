@@ -167,7 +167,9 @@ const LedgerKindSchema = Type.Union([
 export const OrganizationLedgerEntrySchema = Type.Object(
   {
     object: Type.Literal("organization.ledger_entry"),
-    id: Type.String(),
+    id: Type.String({
+      description: "Opaque: `le_` and 22 base62 characters, unrelated to the order of entries",
+    }),
     kind: LedgerKindSchema,
     amount_usd: Type.Number({ description: "Positive for credits, negative for charges" }),
     balance_after_usd: Type.Number(),
@@ -190,7 +192,9 @@ export const OrganizationLedgerListSchema = Type.Object(
 );
 
 export const LedgerQuerySchema = Type.Object({
-  after: Type.Optional(Type.String({ description: "id of the last entry of the previous page" })),
+  after: Type.Optional(
+    Type.String({ description: "id of the last entry of the previous page (its `last_id`)" }),
+  ),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   kind: Type.Optional(LedgerKindSchema),
 });

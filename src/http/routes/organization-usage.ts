@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app.js";
+import { listPage } from "../../db/list-pages.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
 import { principalOf } from "../auth.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
 import {
   ledgerEntryObject,
-  listObject,
   queryEndTime,
   usagePageObject,
   usagePageStart,
@@ -65,6 +65,7 @@ export function registerOrganizationUsageRoutes(app: App, services: Services): v
         querystring: LedgerQuerySchema,
         response: withErrors({
           200: Type.Ref(OrganizationLedgerListSchema),
+          400: Type.Ref(ErrorResponse),
           404: Type.Ref(ErrorResponse),
         }),
       },
@@ -75,7 +76,7 @@ export function registerOrganizationUsageRoutes(app: App, services: Services): v
         limit: request.query.limit,
         kind: request.query.kind,
       });
-      return listObject(page.entries.map(ledgerEntryObject), page.hasMore);
+      return listPage(page.entries.map(ledgerEntryObject), page.hasMore);
     },
   );
 }

@@ -1,5 +1,5 @@
-import type { App } from "../../app.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
 import { registerOrganizationCostRoutes } from "./organization-costs.js";
 import { registerOrganizationKeyRoutes } from "./organization-keys.js";
 import { registerOrganizationUsageRoutes } from "./organization-usage.js";

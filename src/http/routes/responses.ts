@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import type { App } from "../../app.js";
 import { EnsembleResultSchema } from "../../completions/ensemble/schema.js";
 import {
   type ResponseCreateBody,
@@ -10,7 +9,9 @@ import { createResponse, streamResponse } from "../../responses/service.js";
 import type { Services } from "../../services.js";
 import { unixSeconds } from "../../util/clock.js";
 import { admitCaller } from "../admit-caller.js";
+import type { App } from "../app-instance.js";
 import { ErrorResponse, Nullable, withErrors } from "../schemas/common.js";
+import { ForecastReadingSchema, ResearchReportSchema } from "../schemas/completions.js";
 import { sendNamedEventStream } from "../sse.js";
 
 const ItemStatus = Type.Union([
@@ -57,7 +58,10 @@ const ReasoningItem = Type.Object(
 export const ResponseUsageSchema = Type.Object(
   {
     input_tokens: Type.Integer(),
-    input_tokens_details: Type.Object({ cached_tokens: Type.Integer() }),
+    input_tokens_details: Type.Object({
+      cached_tokens: Type.Integer(),
+      cache_write_tokens: Type.Integer({ description: "always 0: Sibyl writes no prompt cache" }),
+    }),
     output_tokens: Type.Integer(),
     output_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
     total_tokens: Type.Integer(),
@@ -102,6 +106,8 @@ export const ResponseObjectSchema = Type.Object(
     user: Nullable(Type.String()),
     metadata: Type.Record(Type.String(), Type.String()),
     ensemble: Type.Optional(EnsembleResultSchema),
+    research: Type.Optional(Type.Ref(ResearchReportSchema)),
+    forecast: Type.Optional(ForecastReadingSchema),
   },
   { $id: "ResponseObject" },
 );
@@ -117,6 +123,7 @@ export const RESPONSE_SCHEMAS = [
 const errors = {
   400: Type.Ref(ErrorResponse),
   402: Type.Ref(ErrorResponse),
+  403: Type.Ref(ErrorResponse),
   404: Type.Ref(ErrorResponse),
   502: Type.Ref(ErrorResponse),
   504: Type.Ref(ErrorResponse),

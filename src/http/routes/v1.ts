@@ -1,13 +1,16 @@
-import type { App } from "../../app.js";
 import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
 import { registerBalanceRoutes } from "./balance.js";
 import { registerBatchRoutes } from "./batches.js";
+import { registerCalibrationRoutes } from "./calibrations.js";
 import { registerCompletionRoutes } from "./completions.js";
 import { registerFileRoutes } from "./files.js";
 import { registerModelRoutes } from "./models.js";
 import { registerTopupRoute } from "./mpp-topup.js";
 import { registerOrganizationRoutes } from "./organization.js";
+import { registerQuestionRoutes } from "./questions.js";
 import { registerResponseRoutes } from "./responses.js";
+import { registerScoreRoutes } from "./scores.js";
 
 /** The hosted Foresight API's paths: every `/v1/compat` route again, for drop-in clients. */
 export const FORESIGHT_PREFIXES = ["/v1/openai", "/api/public/v1/openai"];
@@ -22,4 +25,7 @@ export async function v1Routes(app: App, services: Services): Promise<void> {
   registerBatchRoutes(app, services);
   registerTopupRoute(app, services);
   registerOrganizationRoutes(app, services);
+  registerQuestionRoutes(app, services);
+  registerScoreRoutes(app, services);
+  registerCalibrationRoutes(app, services);
 }

@@ -27,7 +27,7 @@ export const ErrorResponse = Type.Object(
   },
 );
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export { Nullable } from "../../util/nullable-schema.js";
 
 /** The error responses every authenticated route can give. */
 export function withErrors<R extends Record<number, TSchema>>(responses: R) {

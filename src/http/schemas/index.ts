@@ -14,6 +14,7 @@ import { ErrorResponse } from "./common.js";
 import {
   ChatCompletionResponseSchema,
   CompletionResponseSchema,
+  ResearchReportSchema,
   UsageSchema,
 } from "./completions.js";
 import { FileDeletedSchema, FileListSchema, FileObjectSchema } from "./files.js";
@@ -30,6 +31,7 @@ export const SHARED_SCHEMAS = [
   ChatCompletionRequestSchema,
   CompletionRequestSchema,
   UsageSchema,
+  ResearchReportSchema,
   ChatCompletionResponseSchema,
   CompletionResponseSchema,
   FileObjectSchema,

@@ -59,6 +59,7 @@ export function createBaselineProvider(options: BaselineOptions = {}): Inference
   };
 
   return {
+    repliesAlike: true,
     async complete(request) {
       return generate(request);
     },

@@ -21,6 +21,7 @@ export function buildRequestBody(
   for (const [name, value] of Object.entries(request.params)) {
     if (value !== null && value !== undefined) body[name] = value;
   }
+  if (request.responseFormat) body.response_format = request.responseFormat;
   body.stream = stream;
   if (stream) body.stream_options = { include_usage: true };
   return body;

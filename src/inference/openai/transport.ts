@@ -1,6 +1,7 @@
 import { type Dispatcher, Pool } from "undici";
 import type { InferenceRequest } from "../provider.js";
 import { parseRetryAfter } from "./backoff.js";
+import { encodeBody } from "./encode-body.js";
 import {
   type AttemptFailure,
   formatFailure,
@@ -8,6 +9,7 @@ import {
   statusFailure,
   transferError,
 } from "./failures.js";
+import { inputCharacters } from "./input-size.js";
 import type { Deployment, OpenAITimeouts } from "./options.js";
 import { answersRequest, mediaType, replyFormat } from "./reply-format.js";
 import { buildRequestBody, endpointPath } from "./request-body.js";
@@ -50,6 +52,7 @@ export class Transport {
    * whole, or the reason it failed. The pool's timeouts apply (see `pool`).
    */
   async attemptWhole(target: Target, request: InferenceRequest): Promise<AttemptOutcome<string>> {
+    const body = await requestBody(target, request, false);
     let reply: WholeReply;
     try {
       reply = await readWhole(
@@ -58,7 +61,7 @@ export class Transport {
           method: "POST",
           path: requestPath(target, request),
           headers: requestHeaders(target.deployment, false),
-          body: requestBody(target, request, false),
+          body,
         },
         request.signal,
         (statusCode, headers) =>
@@ -85,13 +88,14 @@ export class Transport {
     request: InferenceRequest,
     stream: boolean,
   ): Promise<AttemptOutcome<Dispatcher.ResponseData>> {
+    const body = await requestBody(target, request, stream);
     let response: Dispatcher.ResponseData;
     try {
       response = await target.pool.request({
         method: "POST",
         path: requestPath(target, request),
         headers: requestHeaders(target.deployment, stream),
-        body: requestBody(target, request, stream),
+        body,
         signal: request.signal,
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyMs,
@@ -142,8 +146,9 @@ function requestPath(target: Target, request: InferenceRequest): string {
   return `${target.basePath}${endpointPath(request)}${target.search}`;
 }
 
-function requestBody(target: Target, request: InferenceRequest, stream: boolean): string {
-  return JSON.stringify(buildRequestBody(request, target.deployment.upstreamModel, stream));
+function requestBody(target: Target, request: InferenceRequest, stream: boolean): Promise<Buffer> {
+  const body = buildRequestBody(request, target.deployment.upstreamModel, stream);
+  return encodeBody(body, inputCharacters(request.input));
 }
 
 /**

@@ -12,9 +12,11 @@ export type PaymentIntentAnswer =
   /** The processor refused the request (declined, unknown token, reused idempotency key). */
   | { kind: "refused"; message: string };
 
-/** The card processor's PaymentIntent API; unreachable or failing on its side is a 502. */
+/** The card processor's PaymentIntent API; unreachable or failing on its side is a 503 with Retry-After. */
 export interface CardProcessor {
   createPaymentIntent(request: PaymentIntentRequest): Promise<PaymentIntentAnswer>;
+  /** The PaymentIntent as it stands now (`GET /v1/payment_intents/:id`). */
+  retrievePaymentIntent(id: string): Promise<PaymentIntentAnswer>;
 }
 
 const PROCESSOR = "The card processor";
@@ -30,19 +32,36 @@ export class HttpCardProcessor implements CardProcessor {
     },
   ) {}
 
-  async createPaymentIntent(intent: PaymentIntentRequest): Promise<PaymentIntentAnswer> {
+  createPaymentIntent(intent: PaymentIntentRequest): Promise<PaymentIntentAnswer> {
+    return this.send("POST", "/v1/payment_intents", {
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "idempotency-key": intent.idempotencyKey,
+      },
+      body: new URLSearchParams(intent.form).toString(),
+    });
+  }
+
+  retrievePaymentIntent(id: string): Promise<PaymentIntentAnswer> {
+    return this.send("GET", `/v1/payment_intents/${encodeURIComponent(id)}`, { headers: {} });
+  }
+
+  private async send(
+    method: "GET" | "POST",
+    path: string,
+    options: { headers: Record<string, string>; body?: string },
+  ): Promise<PaymentIntentAnswer> {
     let status: number;
     let text: string;
     try {
-      const response = await request(`${this.options.apiBase}/v1/payment_intents`, {
-        method: "POST",
+      const response = await request(`${this.options.apiBase}${path}`, {
+        method,
         headers: {
           authorization: `Basic ${Buffer.from(`${this.options.secretKey}:`).toString("base64")}`,
-          "content-type": "application/x-www-form-urlencoded",
-          "idempotency-key": intent.idempotencyKey,
           "stripe-version": this.options.apiVersion,
+          ...options.headers,
         },
-        body: new URLSearchParams(intent.form).toString(),
+        ...(options.body === undefined ? {} : { body: options.body }),
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
       });

@@ -1,7 +1,7 @@
 import type { CardRail as CardRailConfig } from "../../config/resolved.js";
-import { dollarText } from "../amounts.js";
+import { baseUnitsToCents, dollarText } from "../amounts.js";
 import { type Credential, malformed } from "../credential.js";
-import { verificationFailed } from "../problems.js";
+import { PaymentPending, verificationFailed } from "../problems.js";
 import type { ChargeContext, PaymentOffer, PaymentRail, VerifiedPayment } from "../rail.js";
 import type { CardProcessor } from "./card-api.js";
 
@@ -36,19 +36,36 @@ export class CardPaymentRail implements PaymentRail {
     };
   }
 
+  challengeTag(challengeId: string): string {
+    return challengeId;
+  }
+
+  /** A shared payment token does not name the PaymentIntent it becomes. */
+  async referenceOf(): Promise<string | null> {
+    return null;
+  }
+
+  centsOf(request: Record<string, unknown>): number | null {
+    return baseUnitsToCents(request.amount, 2);
+  }
+
   offer(cents: { default: number; min: number; max: number }): PaymentOffer {
     return {
       intent: "charge",
       method: this.method,
       amount: String(cents.default),
       currency: "usd",
-      decimals: 2,
-      min_amount: String(cents.min),
-      max_amount: String(cents.max),
-      network_id: this.config.network_id,
-      payment_method_types: this.config.payment_method_types,
-      description: `Credits in USD; ${dollarText(cents.default)} by default (amount_cents).`,
+      description: `Credits in USD, in cents; ${dollarText(cents.default)} by default, ${dollarText(cents.min)} to ${dollarText(cents.max)} (amount_cents).`,
     };
+  }
+
+  async settledCents(reference: string): Promise<number | null> {
+    const answer = await this.processor.retrievePaymentIntent(reference);
+    if (answer.kind === "refused") return 0;
+    if (answer.status === "succeeded") {
+      return answer.currency.toLowerCase() === "usd" ? answer.amount : 0;
+    }
+    return answer.status === "processing" ? null : 0;
   }
 
   async verify(credential: Credential, charge: ChargeContext): Promise<VerifiedPayment> {
@@ -57,7 +74,9 @@ export class CardPaymentRail implements PaymentRail {
       throw malformed("'payload.spt' must be a shared payment token");
     }
     const answer = await this.processor.createPaymentIntent({
-      idempotencyKey: `mpp_${charge.challengeId}`,
+      // The card-charge draft: the challenge id is the idempotency key, so a challenge charges
+      // a card once whatever token or retry comes with it.
+      idempotencyKey: charge.challengeId,
       form: {
         amount: String(charge.amountCents),
         currency: "usd",
@@ -71,6 +90,9 @@ export class CardPaymentRail implements PaymentRail {
     });
     if (answer.kind === "refused") {
       throw verificationFailed(`The card payment was refused: ${answer.message}`);
+    }
+    if (answer.status === "processing") {
+      throw new PaymentPending(answer.id, `PaymentIntent ${answer.id} is still processing.`);
     }
     if (answer.status !== "succeeded") {
       throw verificationFailed(`PaymentIntent ${answer.id} is ${answer.status}, not succeeded.`);

@@ -15,15 +15,24 @@ import { type Hex, keccak256, stringToHex } from "viem";
  * | 25–31  | keccak256(challenge id)[0..7]       |
  */
 export function isChallengeMemo(memo: string, realm: string, challengeId: string): boolean {
+  return memoNonce(memo, realm) === challengeNonce(challengeId);
+}
+
+/** The challenge nonce of a memo made for this server (realm); null for any other memo. */
+export function memoNonce(memo: string, realm: string): string | null {
   const hex = memo.toLowerCase();
-  if (!/^0x[0-9a-f]{64}$/.test(hex)) return false;
+  if (!/^0x[0-9a-f]{64}$/.test(hex)) return null;
   const bytes = (from: number, to: number) => hex.slice(2 + from * 2, 2 + to * 2);
-  return (
+  const ours =
     bytes(0, 4) === prefixOf(keccak256(stringToHex("mpp")), 4) &&
     bytes(4, 5) === "01" &&
-    bytes(5, 15) === prefixOf(keccak256(stringToHex(realm)), 10) &&
-    bytes(25, 32) === prefixOf(keccak256(stringToHex(challengeId)), 7)
-  );
+    bytes(5, 15) === prefixOf(keccak256(stringToHex(realm)), 10);
+  return ours ? bytes(25, 32) : null;
+}
+
+/** The 7 bytes of a challenge id a memo carries. */
+export function challengeNonce(challengeId: string): string {
+  return prefixOf(keccak256(stringToHex(challengeId)), 7);
 }
 
 function prefixOf(hash: Hex, length: number): string {

@@ -1,13 +1,22 @@
 import { decodeFunctionData, type Hex, keccak256, parseAbi } from "viem";
 import { Transaction } from "viem/tempo";
 import type { ChainRail as ChainRailConfig } from "../../config/resolved.js";
-import { centsToBaseUnits, dollarText } from "../amounts.js";
+import { ServiceError } from "../../errors.js";
+import { baseUnitsToCents, centsToBaseUnits, dollarText } from "../amounts.js";
 import { type Credential, malformed } from "../credential.js";
-import { verificationFailed, verifierUnavailable } from "../problems.js";
+import {
+  PaymentPending,
+  PaymentProblem,
+  paymentInsufficient,
+  verificationFailed,
+  verifierUnavailable,
+  wrongNetwork,
+} from "../problems.js";
 import type { ChargeContext, PaymentOffer, PaymentRail, VerifiedPayment } from "../rail.js";
-import { isChallengeMemo } from "./attribution.js";
+import { challengeNonce, isChallengeMemo } from "./attribution.js";
 import { JsonRpcError, type JsonRpcTransport } from "./json-rpc.js";
-import { type ChainReceipt, hasExpectedTransfer, readReceipt, sameAddress } from "./transfers.js";
+import { ChainTransferScan } from "./transfer-scan.js";
+import { type ChainReceipt, readReceipt, sameAddress, transferOutcome } from "./transfers.js";
 
 const TRANSFER_WITH_MEMO = parseAbi([
   "function transferWithMemo(address to, uint256 amount, bytes32 memo)",
@@ -33,12 +42,14 @@ const PKH_SOURCE = /^did:pkh:eip155:(\d+):(0x[0-9a-fA-F]{40})$/;
 export class ChainPaymentRail implements PaymentRail {
   readonly kind = "chain";
   readonly method: string;
+  readonly scan: ChainTransferScan;
 
   constructor(
     private readonly config: ChainRailConfig,
     private readonly node: JsonRpcTransport,
   ) {
     this.method = config.method;
+    this.scan = new ChainTransferScan(config, node);
   }
 
   chargeRequest(amountCents: number) {
@@ -50,19 +61,47 @@ export class ChainPaymentRail implements PaymentRail {
     };
   }
 
+  centsOf(request: Record<string, unknown>): number | null {
+    return baseUnitsToCents(request.amount, this.config.decimals);
+  }
+
   offer(cents: { default: number; min: number; max: number }): PaymentOffer {
     return {
       intent: "charge",
       method: this.method,
       amount: this.amount(cents.default).toString(),
       currency: this.config.currency,
-      decimals: this.config.decimals,
-      min_amount: this.amount(cents.min).toString(),
-      max_amount: this.amount(cents.max).toString(),
-      chain_id: this.config.chain_id,
-      recipient: this.config.recipient,
-      description: `Credits in USD at par with the token; ${dollarText(cents.default)} by default (amount_cents).`,
+      description: `Credits in USD at par with the token (${this.config.decimals} decimals, chain ${this.config.chain_id}); ${dollarText(cents.default)} by default, ${dollarText(cents.min)} to ${dollarText(cents.max)} (amount_cents).`,
     };
+  }
+
+  challengeTag(challengeId: string): string {
+    return challengeNonce(challengeId);
+  }
+
+  async referenceOf(credential: Credential): Promise<string | null> {
+    const { payload } = credential;
+    if (payload.type === "hash" && typeof payload.hash === "string" && TX_HASH.test(payload.hash)) {
+      return payload.hash.toLowerCase();
+    }
+    if (payload.type !== "transaction" || typeof payload.signature !== "string") return null;
+    try {
+      const raw = await Transaction.serialize(Transaction.deserialize(payload.signature as Hex));
+      return keccak256(raw as Hex).toLowerCase();
+    } catch {
+      return null;
+    }
+  }
+
+  async checkNetwork(): Promise<void> {
+    const answer = await this.rpc("eth_chainId", []);
+    const chainId =
+      typeof answer === "string" && /^0x[0-9a-f]+$/i.test(answer) ? Number(answer) : null;
+    if (chainId !== this.config.chain_id) {
+      throw wrongNetwork(
+        `payments.chain.chain_id is ${this.config.chain_id} but the node at ${redactedUrl(this.config.rpc_url)} answers chain ${chainId ?? String(answer)}`,
+      );
+    }
   }
 
   async verify(credential: Credential, charge: ChargeContext): Promise<VerifiedPayment> {
@@ -70,6 +109,7 @@ export class ChainPaymentRail implements PaymentRail {
     const claimedSender = this.sourceAddress(credential.source);
     let receipt: ChainReceipt;
     let sender: string;
+    if (payload.type === "hash" || payload.type === "transaction") await this.checkNetwork();
     if (payload.type === "hash") {
       if (typeof payload.hash !== "string" || !TX_HASH.test(payload.hash)) {
         throw malformed("'payload.hash' must be a 32-byte transaction hash");
@@ -92,17 +132,23 @@ export class ChainPaymentRail implements PaymentRail {
     if (!receipt.succeeded) {
       throw verificationFailed(`Transaction ${receipt.transactionHash} did not succeed.`);
     }
-    const paid = hasExpectedTransfer(receipt, {
+    const expected = this.amount(charge.amountCents);
+    const outcome = transferOutcome(receipt, {
       token: this.config.currency,
       recipient: this.config.recipient,
-      amount: this.amount(charge.amountCents),
+      amount: expected,
       sender,
       realm: charge.realm,
       challengeId: charge.challengeId,
     });
-    if (!paid) {
+    if (outcome.kind === "short") {
+      throw paymentInsufficient(
+        `Transaction ${receipt.transactionHash} transfers ${outcome.amount} base units of ${this.config.currency}, less than the ${expected} this challenge asks.`,
+      );
+    }
+    if (outcome.kind === "unpaid") {
       throw verificationFailed(
-        `Transaction ${receipt.transactionHash} has no transfer of ${this.amount(charge.amountCents)} base units of ${this.config.currency} from ${sender} to ${this.config.recipient} with this challenge's memo.`,
+        `Transaction ${receipt.transactionHash} has no transfer of ${expected} base units of ${this.config.currency} from ${sender} to ${this.config.recipient} with this challenge's memo.`,
       );
     }
     return { reference: receipt.transactionHash.toLowerCase() };
@@ -127,9 +173,7 @@ export class ChainPaymentRail implements PaymentRail {
   private async minedReceipt(hash: string): Promise<ChainReceipt> {
     const answer = await this.rpc("eth_getTransactionReceipt", [hash]);
     if (answer === null) {
-      throw verificationFailed(
-        `Transaction ${hash} is not on chain (yet); retry once it is mined.`,
-      );
+      throw new PaymentPending(hash.toLowerCase(), `Transaction ${hash} is not on chain yet.`);
     }
     const receipt = readReceipt(answer);
     if (!receipt || receipt.transactionHash.toLowerCase() !== hash.toLowerCase()) {
@@ -163,8 +207,17 @@ export class ChainPaymentRail implements PaymentRail {
     }
     const calls: readonly Call[] =
       "calls" in transaction && Array.isArray(transaction.calls) ? transaction.calls : [];
-    const pays = calls.some((call) => this.isChargeCall(call, charge));
-    if (!pays) {
+    const sent = calls.map((call) => this.chargedAmount(call, charge));
+    const expected = this.amount(charge.amountCents);
+    if (!sent.includes(expected)) {
+      const short = sent.find((amount): amount is bigint => amount !== null && amount < expected);
+      if (short !== undefined) {
+        // Refused before it is sent: nothing was paid, so the fresh challenges are the way on.
+        throw new PaymentProblem(
+          "payment-insufficient",
+          `The transaction transfers ${short} base units of ${this.config.currency}, less than the ${expected} this challenge asks; it was not sent. Pay one of the fresh challenges for the full amount.`,
+        );
+      }
       throw verificationFailed(
         `The transaction does not call transferWithMemo on ${this.config.currency} for ${this.amount(charge.amountCents)} base units to ${this.config.recipient} with this challenge's memo.`,
       );
@@ -172,18 +225,18 @@ export class ChainPaymentRail implements PaymentRail {
     return { raw, from };
   }
 
-  private isChargeCall(call: Call, charge: ChargeContext): boolean {
-    if (!call.to || !call.data || !sameAddress(call.to, this.config.currency)) return false;
+  /** The amount a call transfers to the recipient with this challenge's memo; null for any other call. */
+  private chargedAmount(call: Call, charge: ChargeContext): bigint | null {
+    if (!call.to || !call.data || !sameAddress(call.to, this.config.currency)) return null;
     try {
       const { args } = decodeFunctionData({ abi: TRANSFER_WITH_MEMO, data: call.data });
       const [to, amount, memo] = args;
-      return (
-        sameAddress(to, this.config.recipient) &&
-        amount === this.amount(charge.amountCents) &&
+      return sameAddress(to, this.config.recipient) &&
         isChallengeMemo(memo, charge.realm, charge.challengeId)
-      );
+        ? amount
+        : null;
     } catch {
-      return false;
+      return null;
     }
   }
 
@@ -199,6 +252,13 @@ export class ChainPaymentRail implements PaymentRail {
       const receipt = readReceipt(answer);
       if (receipt) return receipt;
     } catch (error) {
+      // The node may have the transaction even though its answer never came.
+      if (error instanceof ServiceError) {
+        throw new PaymentPending(
+          hash.toLowerCase(),
+          `The chain node did not confirm transaction ${hash} in time.`,
+        );
+      }
       if (!(error instanceof JsonRpcError)) throw error;
       const known = await this.rpc("eth_getTransactionReceipt", [hash]);
       const receipt = readReceipt(known);
@@ -218,5 +278,15 @@ export class ChainPaymentRail implements PaymentRail {
       }
       throw error;
     }
+  }
+}
+
+/** The node's URL without credentials or query (providers put API keys in either). */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "the configured URL";
   }
 }

@@ -44,19 +44,33 @@ export interface ExpectedTransfer {
   challengeId: string;
 }
 
-/** Whether the receipt holds the token's transfer of exactly the amount, bound to the challenge. */
-export function hasExpectedTransfer(receipt: ChainReceipt, expected: ExpectedTransfer): boolean {
-  return receipt.logs.some((log) => {
-    if (!sameAddress(log.address, expected.token)) return false;
+/**
+ * How the receipt pays the charge: `paid` when it holds the token's transfer of exactly the
+ * amount, bound to the challenge; `short` (with the largest amount sent) when its only such
+ * transfers are for less; `unpaid` otherwise.
+ */
+export function transferOutcome(
+  receipt: ChainReceipt,
+  expected: ExpectedTransfer,
+): { kind: "paid" } | { kind: "short"; amount: bigint } | { kind: "unpaid" } {
+  let short: bigint | null = null;
+  for (const log of receipt.logs) {
+    if (!sameAddress(log.address, expected.token)) continue;
     const decoded = decodeTransfer(log);
-    return (
-      decoded !== null &&
-      sameAddress(decoded.to, expected.recipient) &&
-      sameAddress(decoded.from, expected.sender) &&
-      decoded.amount === expected.amount &&
-      isChallengeMemo(decoded.memo, expected.realm, expected.challengeId)
-    );
-  });
+    if (
+      decoded === null ||
+      !sameAddress(decoded.to, expected.recipient) ||
+      !sameAddress(decoded.from, expected.sender) ||
+      !isChallengeMemo(decoded.memo, expected.realm, expected.challengeId)
+    ) {
+      continue;
+    }
+    if (decoded.amount === expected.amount) return { kind: "paid" };
+    if (decoded.amount < expected.amount && (short === null || decoded.amount > short)) {
+      short = decoded.amount;
+    }
+  }
+  return short === null ? { kind: "unpaid" } : { kind: "short", amount: short };
 }
 
 function decodeTransfer(log: ChainReceipt["logs"][number]) {

@@ -113,6 +113,8 @@ function toResult(row: ArticleRow, terms: readonly string[]): ResearchResult {
     snippet: summary ?? (hasText ? excerpt(row.text, terms) : null),
     text: hasText ? truncate(row.text, ARCHIVE_TEXT_CHARACTERS) : null,
     source: row.source,
+    // Only text the feed watcher stored as it first saw it is Sibyl's own record.
+    trust: row.origin === "feed" ? "trusted" : "untrusted",
   };
 }
 

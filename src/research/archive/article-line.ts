@@ -3,18 +3,34 @@ import { type InstantSpan, parseInstantSpan } from "./instant.js";
 
 export type ParsedLine = { article: NewArticle } | { rejected: string };
 
+/** How an import dates what its lines leave open. */
+export interface ImportDating {
+  /** When the import runs (Unix milliseconds). */
+  importedAt: number;
+  /**
+   * When a line has no `first_seen_at`: `imported` counts it first seen now, when Sibyl first
+   * saw it; `published` takes its published date, vouching for the file's dates.
+   */
+  firstSeen: "imported" | "published";
+}
+
+/** Fields naming when an article's text last changed; the latest of them counts. */
+const EDIT_FIELDS = ["updated_at", "modified", "modified_at", "date_modified", "updated"] as const;
+
 /** Longest url accepted; longer ones are not links anyone publishes. */
 const MAX_URL_LENGTH = 4096;
 
 /**
  * One line of a `sibyl news import` file: a JSON object with `url`, `title`, `published_at` and
- * `text`, and optionally `source`, `summary` and `first_seen_at`. Without `first_seen_at` the
- * article counts as seen when it was published: importing an archive vouches for its dates. A
- * date alone names a whole day, and the article may have come out at any moment of it: it counts
- * from that day's last moment (or from when it was first seen that day, if earlier), so an as-of
- * search earlier that day cannot see it.
+ * `text`, and optionally `source`, `summary`, `first_seen_at` and an edit time (`updated_at`,
+ * `modified`…). Without `first_seen_at` the article counts as first seen at the import, unless
+ * the import is told to take its published date (see ImportDating). The text is the version
+ * edited last, so it counts as first seen no earlier than its latest edit time. A date alone
+ * names a whole day, and the article may have come out at any moment of it: it counts from that
+ * day's last moment (or from when it was first seen that day, if earlier), so an as-of search
+ * earlier that day cannot see it.
  */
-export function parseArticleLine(line: string): ParsedLine {
+export function parseArticleLine(line: string, dating: ImportDating): ParsedLine {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -42,7 +58,16 @@ export function parseArticleLine(line: string): ParsedLine {
   if (firstSeen !== null && firstSeen.latest < published.earliest) {
     return { rejected: "first_seen_at is earlier than published_at" };
   }
-  const firstSeenAt = firstSeen?.latest ?? published.latest;
+  let firstSeenAt =
+    firstSeen?.latest ??
+    (dating.firstSeen === "published"
+      ? published.latest
+      : Math.max(dating.importedAt, published.latest));
+  for (const field of EDIT_FIELDS) {
+    const edited = instant(fields[field], field);
+    if (typeof edited === "string") return { rejected: edited };
+    if (edited !== null) firstSeenAt = Math.max(firstSeenAt, edited.latest);
+  }
 
   const source = optionalText(fields.source, "source");
   if (source instanceof Error) return { rejected: source.message };
@@ -58,6 +83,7 @@ export function parseArticleLine(line: string): ParsedLine {
       text: fields.text,
       publishedAt: Math.min(published.latest, firstSeenAt),
       firstSeenAt,
+      origin: "import",
     },
   };
 }

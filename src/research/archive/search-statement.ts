@@ -11,12 +11,16 @@ export interface ArticleRow {
   text: string;
   published_at: number;
   first_seen_at: number;
+  origin: string;
 }
 
 export interface ArchiveQuery {
   /** Plain words (see query-terms.ts): never passed to a query parser as syntax. */
   terms: readonly string[];
-  /** Unix milliseconds; articles published or first seen after it are not eligible. */
+  /**
+   * Unix milliseconds; articles published or first seen after it are not eligible, and of an
+   * edited article only the version current at the cutoff is.
+   */
   cutoffMs: number | null;
   limit: number;
   textCharacters: number;
@@ -60,23 +64,30 @@ function ftsString(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
 }
 
+/**
+ * The version of each article current at the cutoff: published and first seen by then, and not
+ * yet superseded by a later version first seen by then. Without a cutoff, the latest version.
+ */
+function currentAt(table: string, cutoffMs: number | null): RawBuilder<unknown> {
+  const row = sql.ref(table);
+  if (cutoffMs === null) return sql`${row}.superseded_at is null`;
+  return sql`${row}.published_at <= ${cutoffMs}
+    and ${row}.first_seen_at <= ${cutoffMs}
+    and (${row}.superseded_at is null or ${row}.superseded_at > ${cutoffMs})`;
+}
+
 /** bm25 weights of the FTS5 columns: title, summary, text. */
 const SQLITE_WEIGHTS = sql.raw("10.0, 4.0, 1.0");
 
 function sqliteSearch(query: ArchiveQuery): RawBuilder<ArticleRow> {
   const match = query.terms.map(ftsString).join(" OR ");
-  // Without a cutoff, every match is eligible and the articles table is not read to rank.
-  const eligible =
-    query.cutoffMs === null
-      ? sql`where news_articles_fts match ${match}`
-      : sql`join news_articles candidate indexed by news_articles_eligibility
-              on candidate.id = news_articles_fts.rowid
-            where news_articles_fts match ${match}
-              and candidate.published_at <= ${query.cutoffMs}
-              and candidate.first_seen_at <= ${query.cutoffMs}`;
+  // Dates read from the narrow eligibility index, not from the wide rows.
+  const eligible = sql`join news_articles candidate indexed by news_articles_eligibility
+      on candidate.id = news_articles_fts.rowid
+    where news_articles_fts match ${match} and ${currentAt("candidate", query.cutoffMs)}`;
   return sql<ArticleRow>`
     select a.url, a.title, a.source, a.summary, substr(a.text, 1, ${query.textCharacters}) as text,
-      a.published_at, a.first_seen_at
+      a.published_at, a.first_seen_at, a.origin
     from (
       select news_articles_fts.rowid as id, bm25(news_articles_fts, ${SQLITE_WEIGHTS}) as score
       from news_articles_fts ${eligible}
@@ -93,11 +104,7 @@ function postgresSearch(query: ArchiveQuery): RawBuilder<ArticleRow> {
     query.terms.map((term) => sql`plainto_tsquery('english', ${term})`),
     sql` || `,
   );
-  const eligible =
-    query.cutoffMs === null
-      ? sql``
-      : sql`and candidate.published_at <= ${query.cutoffMs}
-            and candidate.first_seen_at <= ${query.cutoffMs}`;
+  const eligible = sql`and ${currentAt("candidate", query.cutoffMs)}`;
   // Normalization 1 divides by 1 + log(length): long articles do not win on length alone.
   return sql<ArticleRow>`
     with ranked as (
@@ -108,7 +115,7 @@ function postgresSearch(query: ArchiveQuery): RawBuilder<ArticleRow> {
       limit ${query.limit}
     )
     select a.url, a.title, a.source, a.summary, left(a.text, ${query.textCharacters}) as text,
-      a.published_at, a.first_seen_at
+      a.published_at, a.first_seen_at, a.origin
     from ranked join news_articles a on a.id = ranked.id
     order by ranked.score desc, a.id`;
 }

@@ -7,13 +7,38 @@ import { htmlToText } from "./html-text.js";
 export const MAX_FEED_ITEMS = 500;
 
 /** One feed item before it is dated by the poll that saw it. */
-interface FeedItem {
+export interface FeedItem {
   link: string | undefined;
   title: string | undefined;
   /** HTML fragments, as feeds carry them. */
   summary: string | undefined;
   content: string | undefined;
   date: string | undefined;
+  /** An edit time the item states (Atom `updated`), when it differs from `date`. */
+  updated: string | undefined;
+}
+
+/** The feed's title and its items as they stand; throws when `xml` is not a feed. */
+export function feedItems(xml: string): { title: string; items: FeedItem[] } {
+  return readFeed(parseFeed<string>(xml, { maxItems: MAX_FEED_ITEMS }));
+}
+
+/** An item's fields as an article holds them (text from HTML); dates are the caller's. */
+export function itemArticle(
+  item: FeedItem,
+  url: string,
+  source: string,
+): Omit<NewArticle, "publishedAt" | "firstSeenAt" | "origin"> {
+  const summary = item.summary ? htmlToText(item.summary) : "";
+  const content = item.content ? htmlToText(item.content) : "";
+  return {
+    url,
+    title: item.title ? htmlToText(item.title) : "",
+    source,
+    // With no separate content, the summary is the text, and the snippet is cut from it.
+    summary: content && summary ? summary : null,
+    text: content || summary,
+  };
 }
 
 /**
@@ -22,24 +47,17 @@ interface FeedItem {
  * skipped; relative links are read against the feed's url. Throws when `xml` is not a feed.
  */
 export function feedArticles(xml: string, feedUrl: string, firstSeenAt: number): NewArticle[] {
-  const parsed = parseFeed<string>(xml, { maxItems: MAX_FEED_ITEMS });
-  const { title, items } = readFeed(parsed);
+  const { title, items } = feedItems(xml);
   const source = title || new URL(feedUrl).hostname;
   const articles: NewArticle[] = [];
   for (const item of items) {
     const url = absoluteWebUrl(item.link, feedUrl);
     if (!url) continue;
-    const summary = item.summary ? htmlToText(item.summary) : "";
-    const content = item.content ? htmlToText(item.content) : "";
     articles.push({
-      url,
-      title: item.title ? htmlToText(item.title) : "",
-      source,
-      // With no separate content, the summary is the text, and the snippet is cut from it.
-      summary: content && summary ? summary : null,
-      text: content || summary,
+      ...itemArticle(item, url, source),
       publishedAt: parseFeedDate(item.date) ?? firstSeenAt,
       firstSeenAt,
+      origin: "feed",
     });
   }
   return articles;
@@ -56,6 +74,7 @@ function readFeed(parsed: AnyFeed<string>): { title: string; items: FeedItem[] }
           summary: item.description,
           content: item.content?.encoded,
           date: item.pubDate ?? item.dc?.dates?.[0],
+          updated: undefined,
         })),
       };
     case "atom":
@@ -71,6 +90,7 @@ function readFeed(parsed: AnyFeed<string>): { title: string; items: FeedItem[] }
           content: entry.content?.value,
           // `updated` is an edit time, later than publication: the safe side for a backtest.
           date: entry.published ?? entry.updated,
+          updated: entry.updated,
         })),
       };
     case "rdf":
@@ -82,6 +102,7 @@ function readFeed(parsed: AnyFeed<string>): { title: string; items: FeedItem[] }
           summary: item.description,
           content: undefined,
           date: item.dc?.dates?.[0],
+          updated: undefined,
         })),
       };
     default:
@@ -94,7 +115,7 @@ function text(value: string | undefined): string {
   return value ? htmlToText(value) : "";
 }
 
-function absoluteWebUrl(link: string | undefined, base: string): string | null {
+export function absoluteWebUrl(link: string | undefined, base: string): string | null {
   if (!link?.trim()) return null;
   try {
     const url = new URL(link.trim(), base);

@@ -90,6 +90,7 @@ function readArticle(article: unknown): ResearchResult[] {
       firstSeenAt: null,
       snippet: textField(article, "summary", MAX_SNIPPET_CHARS),
       text: textField(article, "full_text", MAX_TEXT_CHARS),
+      trust: "untrusted",
       source:
         textField(article, "domain_url", MAX_TITLE_CHARS) ??
         textField(article, "source_id", MAX_TITLE_CHARS) ??

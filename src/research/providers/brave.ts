@@ -83,6 +83,7 @@ function readResult(item: unknown): ResearchResult[] {
       firstSeenAt: null,
       snippet: textField(item, "description", MAX_SNIPPET_CHARS),
       text: joinedTextField(item, "extra_snippets", MAX_TEXT_CHARS),
+      trust: "untrusted",
       source: (profile && textField(profile, "name", MAX_TITLE_CHARS)) ?? siteName(url),
     },
   ];

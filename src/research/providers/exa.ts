@@ -24,7 +24,11 @@ const MAX_RESULTS = 100;
 /**
  * Exa search (`POST /search`) over its news category, with page text and query highlights.
  * A cutoff becomes `endPublishedDate` (which also drops undated pages) and `endCrawlDate`, so a
- * page Exa first crawled after the cutoff is excluded even when its stated date is earlier.
+ * page Exa first crawled after the cutoff is excluded even when its stated date is earlier. Those
+ * bound when a page was published or found, not when the text returned was fetched: with a
+ * cutoff, text comes from Exa's cache only (`maxAgeHours: -1`, and the older `livecrawl: "never"`),
+ * never from a crawl made now. A cached copy may still postdate the cutoff, which is why Exa's
+ * text is untrusted and read by the strict guard.
  */
 export class ExaSource implements ResearchSource {
   readonly provider = "exa";
@@ -40,16 +44,19 @@ export class ExaSource implements ResearchSource {
   async search(query: string, options: SearchOptions): Promise<ResearchResult[]> {
     const count = resultCount(options.limit, MAX_RESULTS);
     if (count === 0 || query.trim() === "") return [];
+    const contents: Record<string, unknown> = {
+      text: { maxCharacters: MAX_TEXT_CHARS },
+      highlights: { maxCharacters: MAX_SNIPPET_CHARS },
+    };
     const body: Record<string, unknown> = {
       query: query.trim(),
       numResults: count,
       category: "news",
-      contents: {
-        text: { maxCharacters: MAX_TEXT_CHARS },
-        highlights: { maxCharacters: MAX_SNIPPET_CHARS },
-      },
+      contents,
     };
     if (options.cutoff) {
+      contents.maxAgeHours = -1;
+      contents.livecrawl = "never";
       body.endPublishedDate = options.cutoff.toISOString();
       body.endCrawlDate = options.cutoff.toISOString();
     }
@@ -78,6 +85,7 @@ function readResult(item: unknown): ResearchResult[] {
         joinedTextField(item, "highlights", MAX_SNIPPET_CHARS) ??
         textField(item, "summary", MAX_SNIPPET_CHARS),
       text: textField(item, "text", MAX_TEXT_CHARS),
+      trust: "untrusted",
       source: siteName(url),
     },
   ];

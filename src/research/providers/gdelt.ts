@@ -85,6 +85,7 @@ export class GdeltSource implements ResearchSource {
         firstSeenAt: null,
         snippet: null,
         text: null,
+        trust: "untrusted",
         source: textField(article, "domain", MAX_TITLE_CHARS) ?? siteName(url),
       });
     }

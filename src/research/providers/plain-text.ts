@@ -50,9 +50,32 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   rsquo: "’",
   ldquo: "“",
   rdquo: "”",
+  ensp: " ",
+  emsp: " ",
+  thinsp: " ",
+  hairsp: " ",
+  numsp: " ",
+  puncsp: " ",
+  mediumspace: " ",
+  zerowidthspace: "",
+  nobreak: "",
+  shy: "",
+  zwnj: "",
+  zwj: "",
+  lrm: "",
+  rlm: "",
+  minus: "−",
+  hyphen: "‐",
+  dash: "‐",
+  sol: "/",
+  period: ".",
+  comma: ",",
+  colon: ":",
+  semi: ";",
+  num: "#",
 };
 
-const ENTITY = /&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g;
+const ENTITY = /&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,14});/g;
 
 /**
  * Readable text from a provider's field, which may hold HTML (search highlights such as
@@ -65,28 +88,30 @@ export function plainText(input: string, maxChars: number): string {
   return truncate(collapseWhitespace(text), maxChars);
 }
 
-function stripTags(html: string): string {
+/** The text between an HTML fragment's tags; block tags become line breaks. Linear time. */
+export function stripTags(html: string): string {
   let text = "";
+  // Text is copied a run at a time, from `kept` up to the next tag: a "<" that opens no tag
+  // stays in the run rather than costing a copy of its own.
+  let kept = 0;
   let position = 0;
   while (position < html.length) {
     const open = html.indexOf("<", position);
-    if (open === -1) {
-      text += html.slice(position);
-      break;
-    }
-    text += html.slice(position, open);
+    if (open === -1) break;
     if (html.startsWith("<!--", open)) {
+      text += html.slice(kept, open);
       const close = html.indexOf("-->", open + 4);
       position = close === -1 ? html.length : close + 3;
+      kept = position;
       continue;
     }
     TAG.lastIndex = open;
     const tag = TAG.exec(html);
     if (!tag) {
-      text += "<";
       position = open + 1;
       continue;
     }
+    text += html.slice(kept, open);
     const closing = tag[1] === "/";
     const name = (tag[2] ?? "").toLowerCase();
     position = TAG.lastIndex;
@@ -95,8 +120,9 @@ function stripTags(html: string): string {
     } else if (BLOCK_TAGS.has(name)) {
       text += "\n";
     }
+    kept = position;
   }
-  return text;
+  return kept < html.length ? text + html.slice(kept) : text;
 }
 
 /** Where the element's closing tag ends; the end of the input when it is never closed. */
@@ -107,7 +133,8 @@ function endOfElement(html: string, name: string, from: number): number {
   return match ? match.index + match[0].length : html.length;
 }
 
-function decodeEntities(text: string): string {
+/** Character references decoded once (numeric, and the named ones news text uses). */
+export function decodeEntities(text: string): string {
   if (!text.includes("&")) return text;
   return text.replace(ENTITY, (entity, body: string) => {
     if (body.startsWith("#")) {

@@ -65,6 +65,7 @@ function readResult(item: unknown): ResearchResult[] {
       firstSeenAt: null,
       snippet: textField(item, "content", MAX_SNIPPET_CHARS),
       text: null,
+      trust: "untrusted",
       source: siteName(url),
     },
   ];

@@ -78,6 +78,7 @@ function readResult(item: unknown): ResearchResult[] {
       firstSeenAt: null,
       snippet: textField(item, "content", MAX_SNIPPET_CHARS),
       text: textField(item, "raw_content", MAX_TEXT_CHARS),
+      trust: "untrusted",
       source: siteName(url),
     },
   ];

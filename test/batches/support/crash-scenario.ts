@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
 import { expect } from "vitest";
-import { usdToNanos } from "../../../src/billing/money.js";
 import { loadConfig } from "../../../src/config/index.js";
 import { createServices } from "../../../src/services.js";
+import { usdToNanos } from "../../../src/util/money.js";
 import { startFakeUpstream } from "../../support/fake-upstream.js";
 import {
   chatLine,

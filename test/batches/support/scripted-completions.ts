@@ -43,7 +43,8 @@ export class ScriptedCompletions implements CompletionService {
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content, thinking: null },
+          message: { role: "assistant", content, refusal: null, thinking: null },
+          logprobs: null,
           finish_reason: "stop",
         },
       ],

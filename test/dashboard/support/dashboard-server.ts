@@ -1,10 +1,10 @@
 import { rmSync } from "node:fs";
 import { type App, buildApp } from "../../../src/app.js";
-import { usdToNanos } from "../../../src/billing/money.js";
 import { createBatchWorker } from "../../../src/cli/worker.js";
 import type { Services } from "../../../src/services.js";
 import { createServices } from "../../../src/services.js";
 import type { Clock } from "../../../src/util/clock.js";
+import { usdToNanos } from "../../../src/util/money.js";
 import { writeTestConfig } from "../../support/server.js";
 import { silentLog } from "../../support/silent-log.js";
 

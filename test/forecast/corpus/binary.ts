@@ -75,9 +75,9 @@ const marked: CorpusReply[] = [
     yes(0.44),
   ),
   row(
-    "zero percent is clamped",
+    "zero percent stays zero",
     "The deadline passed yesterday with no filing.\n\nProbability: 0%",
-    yes(0.001),
+    yes(0),
   ),
   row("answer with a bare small figure", `${BILL}\n\nAnswer: 5`, yes(0.05)),
   row("probability label in bold with yes", "**Probability (YES): 0.58**", yes(0.58)),

@@ -1,4 +1,4 @@
-import { type JsonResponse, request } from "../../foundation/support/http.js";
+import { type JsonResponse, request } from "../../support/http.js";
 
 export interface ApiKeyObject {
   object: "organization.api_key";

@@ -15,11 +15,15 @@ interface Stored {
  * auth with the secret key, `Idempotency-Key` required. A shared payment token it issued
  * confirms the intent at once (`succeeded`); a declined one answers 402 `card_declined`. The
  * same idempotency key with the same parameters replays the first answer
- * (`Idempotent-Replayed: true`); with other parameters it is refused.
+ * (`Idempotent-Replayed: true`); with other parameters it is refused. A token issued as
+ * `processing` leaves its intent `processing` until `finish`; `GET /v1/payment_intents/:id` gives
+ * an intent as it stands.
  */
 export class FakeCardApi {
   readonly requests: { headers: IncomingMessage["headers"]; form: URLSearchParams }[] = [];
-  private readonly tokens = new Map<string, { declined: boolean }>();
+  private readonly tokens = new Map<string, { declined: boolean; processing: boolean }>();
+  /** Every PaymentIntent created, by id, as it stands now. */
+  private readonly byId = new Map<string, Record<string, unknown>>();
   private readonly stored = new Map<string, Stored>();
   private intents = 0;
   private server: Server | null = null;
@@ -48,10 +52,24 @@ export class FakeCardApi {
   }
 
   /** A shared payment token granted to the merchant, as a payer's wallet would obtain one. */
-  issueToken(options: { declined?: boolean } = {}): string {
+  issueToken(options: { declined?: boolean; processing?: boolean } = {}): string {
     const token = `spt_test${String(this.nextToken++).padStart(6, "0")}`;
-    this.tokens.set(token, { declined: options.declined ?? false });
+    this.tokens.set(token, {
+      declined: options.declined ?? false,
+      processing: options.processing ?? false,
+    });
     return token;
+  }
+
+  /** A PaymentIntent left `processing` becomes final. */
+  finish(id: string, status: "succeeded" | "canceled" | "requires_payment_method"): void {
+    const intent = this.byId.get(id);
+    if (intent) intent.status = status;
+  }
+
+  /** The ids of the intents created, oldest first. */
+  get intentIds(): string[] {
+    return [...this.byId.keys()];
   }
 
   /** PaymentIntents actually created (replays excluded). */
@@ -64,12 +82,28 @@ export class FakeCardApi {
       response.writeHead(status, { "content-type": "application/json", ...headers });
       response.end(JSON.stringify(json));
     };
+    const expected = `Basic ${Buffer.from(`${CARD_SECRET_KEY}:`).toString("base64")}`;
     const error = (status: number, type: string, message: string, code?: string) =>
       reply(status, { error: { type, message, ...(code ? { code } : {}) } });
+    const retrieved = /^\/v1\/payment_intents\/([A-Za-z0-9_]+)$/.exec(request.url ?? "");
+    if (request.method === "GET" && retrieved) {
+      if (request.headers.authorization !== expected) {
+        return error(401, "invalid_request_error", "Invalid API Key provided.");
+      }
+      const intent = this.byId.get(retrieved[1] ?? "");
+      if (!intent) {
+        return error(
+          404,
+          "invalid_request_error",
+          `No such payment_intent: '${retrieved[1]}'`,
+          "resource_missing",
+        );
+      }
+      return reply(200, intent);
+    }
     if (request.method !== "POST" || request.url !== "/v1/payment_intents") {
       return error(404, "invalid_request_error", `Unrecognized request URL (${request.url}).`);
     }
-    const expected = `Basic ${Buffer.from(`${CARD_SECRET_KEY}:`).toString("base64")}`;
     if (request.headers.authorization !== expected) {
       return error(401, "invalid_request_error", "Invalid API Key provided.");
     }
@@ -107,9 +141,15 @@ export class FakeCardApi {
       object: "payment_intent",
       amount: Number(form.get("amount")),
       currency: form.get("currency"),
-      status: form.get("confirm") === "true" ? "succeeded" : "requires_confirmation",
+      status:
+        form.get("confirm") !== "true"
+          ? "requires_confirmation"
+          : token.processing
+            ? "processing"
+            : "succeeded",
       metadata: {},
     };
+    this.byId.set(id, { ...answer });
     this.stored.set(key, { body, status: 200, answer });
     reply(200, answer);
   }

@@ -32,6 +32,14 @@ export interface TransferSpec {
   failed?: boolean;
 }
 
+/** An `eth_getLogs` filter object. */
+interface LogFilter {
+  fromBlock?: Hex;
+  toBlock?: Hex;
+  address?: string | string[];
+  topics?: (Hex | Hex[] | null)[];
+}
+
 class RpcFailure extends Error {
   constructor(
     readonly code: number,
@@ -58,7 +66,18 @@ interface RpcLog {
  */
 export class FakeNode {
   readonly calls: string[] = [];
+  /** How long `eth_sendRawTransactionSync` keeps its answer after mining (a slow node). */
+  sendDelayMs = 0;
+  /** What `eth_chainId` answers: a node of another chain when changed. */
+  chainId = CHAIN_ID;
+  /** The node's time, stamped on the blocks it mines. */
+  now: () => number = Date.now;
   private readonly receipts = new Map<string, Record<string, unknown>>();
+  /** Mined transactions the node does not know yet (they land later). */
+  private readonly unseen = new Set<string>();
+  /** Each mined block's timestamp, in seconds; earlier blocks have the node's start time. */
+  private readonly blockTimes = new Map<number, number>();
+  private readonly startedAt = Math.floor(Date.now() / 1000) - 3600;
   private server: Server | null = null;
   private block = 100;
   url = "";
@@ -96,6 +115,23 @@ export class FakeNode {
     return hash;
   }
 
+  /** The transaction is known to nobody until `land` (it is mined late). */
+  holdBack(hash: Hex): void {
+    this.unseen.add(hash.toLowerCase());
+  }
+
+  /** A held-back transaction lands, in a new block. */
+  land(hash: Hex): void {
+    const key = hash.toLowerCase();
+    const receipt = this.receipts.get(key);
+    if (!this.unseen.delete(key) || !receipt) return;
+    this.block += 1;
+    const blockNumber = toHex(this.block);
+    this.blockTimes.set(this.block, Math.floor(this.now() / 1000));
+    receipt.blockNumber = blockNumber;
+    for (const log of receipt.logs as RpcLog[]) log.blockNumber = blockNumber;
+  }
+
   /** One transaction making several transfers (a batch of calls), mined. */
   mineBatch(from: string, transfers: TransferSpec[]): Hex {
     const hash = keccak256(toHex(`batch ${this.block} ${Math.random()}`));
@@ -105,6 +141,7 @@ export class FakeNode {
 
   private record(hash: Hex, from: string, transfers: TransferSpec[], succeeded: boolean): void {
     this.block += 1;
+    this.blockTimes.set(this.block, Math.floor(this.now() / 1000));
     const blockNumber = toHex(this.block);
     const logs: RpcLog[] = [];
     for (const transfer of transfers) {
@@ -163,18 +200,24 @@ export class FakeNode {
     const params = message.params ?? [];
     switch (message.method) {
       case "eth_chainId":
-        return toHex(CHAIN_ID);
+        return toHex(this.chainId);
       case "eth_blockNumber":
         return toHex(this.block);
-      case "eth_getBlockByNumber":
+      case "eth_getBlockByNumber": {
+        const tag = params[0];
+        const number = typeof tag === "string" && tag.startsWith("0x") ? Number(tag) : this.block;
+        if (number > this.block) return null;
         return {
-          number: toHex(this.block),
-          hash: keccak256(toHex(this.block)),
-          timestamp: toHex(Math.floor(Date.now() / 1000)),
+          number: toHex(number),
+          hash: keccak256(toHex(number)),
+          timestamp: toHex(this.blockTimes.get(number) ?? this.startedAt),
           baseFeePerGas: "0x4a817c800",
           gasLimit: "0x1c9c380",
           transactions: [],
         };
+      }
+      case "eth_getLogs":
+        return this.logs(params[0] as LogFilter);
       case "eth_maxPriorityFeePerGas":
         return "0x0";
       case "eth_gasPrice":
@@ -183,12 +226,17 @@ export class FakeNode {
         return "0x30d40";
       case "eth_getTransactionCount":
         return "0x0";
-      case "eth_getTransactionReceipt":
-        return this.receipts.get(String(params[0]).toLowerCase()) ?? null;
+      case "eth_getTransactionReceipt": {
+        const hash = String(params[0]).toLowerCase();
+        return this.unseen.has(hash) ? null : (this.receipts.get(hash) ?? null);
+      }
       case "eth_sendRawTransaction":
         return this.mineRaw(params[0] as Hex);
       case "eth_sendRawTransactionSync": {
         const hash = this.mineRaw(params[0] as Hex);
+        if (this.sendDelayMs > 0) {
+          await new Promise((resolve) => setTimeout(resolve, this.sendDelayMs));
+        }
         return this.receipts.get(hash.toLowerCase());
       }
       default:
@@ -197,6 +245,36 @@ export class FakeNode {
           `the method ${message.method} does not exist/is not available`,
         );
     }
+  }
+
+  /** The logs of successful known transactions matching the filter, in block order. */
+  private logs(filter: LogFilter): RpcLog[] {
+    const from = filter.fromBlock === undefined ? 0 : Number(filter.fromBlock);
+    const to = filter.toBlock === undefined ? this.block : Number(filter.toBlock);
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) {
+      throw new RpcFailure(-32602, "invalid block range");
+    }
+    if (to - from >= 10_000) throw new RpcFailure(-32005, "query exceeds max block range 10000");
+    const addresses = [filter.address ?? []].flat().map((address) => address.toLowerCase());
+    const matches = (topic: Hex | undefined, wanted: Hex | Hex[] | null | undefined) =>
+      wanted == null ||
+      [wanted].flat().some((candidate) => candidate.toLowerCase() === topic?.toLowerCase());
+    return [...this.receipts.entries()]
+      .filter(([hash, receipt]) => !this.unseen.has(hash) && receipt.status === "0x1")
+      .flatMap(([, receipt]) => receipt.logs as RpcLog[])
+      .filter((log) => {
+        const block = Number(log.blockNumber);
+        if (block < from || block > to) return false;
+        if (addresses.length > 0 && !addresses.includes(log.address.toLowerCase())) return false;
+        return (filter.topics ?? []).every((wanted, index) => matches(log.topics[index], wanted));
+      })
+      .map((log) => ({
+        ...log,
+        blockHash: keccak256(log.blockNumber),
+        transactionIndex: "0x0",
+        removed: false,
+      }))
+      .sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber));
   }
 
   /** Decodes a signed Tempo transaction and mines its TIP-20 transfers. */

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import path from "node:path";
 import { type App, buildApp } from "../../../src/app.js";
 import type { Config } from "../../../src/config/index.js";
 import type { ModelConfig } from "../../../src/config/schema.js";
@@ -17,26 +18,34 @@ export interface TopupServer {
   app: App;
   services: Services;
   config: Config;
+  /** The configuration file, as `sibyl --config` reads it, and the data directory it uses. */
+  configFile: string;
+  dataDir: string;
   close(): Promise<void>;
 }
 
 export interface TopupServerOptions {
   rpcUrl?: string;
   cardApiBase?: string;
-  /** Wire names of the rails (default `chain` and `card`). */
+  /** Wire names of the rails (default: the registered `tempo` and `stripe`). */
   methods?: { chain?: string; card?: string };
   clock?: Clock;
   databaseUrl?: string;
   /** Models beside the defaults' (a priced one lets an organization run out of credits). */
   models?: ModelConfig[];
+  /** `payments.limits`: credentials a minute per client address and per challenge. */
+  limits?: { per_address_per_minute?: number; per_challenge_per_minute?: number };
 }
 
 /** The real app on loopback with both rails pointing at fakes; the secrets come from `env`. */
 export async function startTopupServer(options: TopupServerOptions): Promise<TopupServer> {
-  const payments: Record<string, unknown> = { secret_env: "TEST_PAYMENT_SECRET" };
+  const payments: Record<string, unknown> = {
+    secret_env: "TEST_PAYMENT_SECRET",
+    ...(options.limits ? { limits: options.limits } : {}),
+  };
   if (options.rpcUrl) {
     payments.chain = {
-      method: options.methods?.chain ?? "chain",
+      ...(options.methods?.chain ? { method: options.methods.chain } : {}),
       rpc_url: options.rpcUrl,
       recipient: RECIPIENT,
       timeout_ms: 2000,
@@ -44,7 +53,7 @@ export async function startTopupServer(options: TopupServerOptions): Promise<Top
   }
   if (options.cardApiBase) {
     payments.card = {
-      method: options.methods?.card ?? "card",
+      ...(options.methods?.card ? { method: options.methods.card } : {}),
       api_base: options.cardApiBase,
       secret_key_env: "TEST_CARD_KEY",
       network_id: "profile_test",
@@ -70,6 +79,8 @@ export async function startTopupServer(options: TopupServerOptions): Promise<Top
     app,
     services,
     config,
+    configFile: path.join(dataDir, "sibyl.yaml"),
+    dataDir,
     close: async () => {
       await app.close();
       await services.close();

@@ -101,6 +101,8 @@ function idsFor(name: string, world: FuzzWorld): KnownIds {
   if (name === "file_id") return world.files;
   if (name === "batch_id") return world.batches;
   if (name === "key_id") return world.keys;
+  if (name === "question_id") return world.questions;
+  if (name === "calibration_id") return world.calibrations;
   return MODEL_IDS;
 }
 

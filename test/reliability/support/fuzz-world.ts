@@ -1,6 +1,11 @@
 import { createBatchWorker } from "../../../src/cli/worker.js";
 import { OpenApiContract } from "../../support/openapi-contract.js";
-import { createBatchAs, uploadFileAs } from "../../support/owned-objects.js";
+import {
+  createBatchAs,
+  createCalibrationAs,
+  createQuestionAs,
+  uploadFileAs,
+} from "../../support/owned-objects.js";
 import { createTestDatabase } from "../../support/postgres.js";
 import { startTestServer, type TestOrg, type TestServer } from "../../support/server.js";
 import type { KnownIds } from "./arbitraries/paths.js";
@@ -26,6 +31,8 @@ export interface FuzzWorld {
   batches: KnownIds;
   /** Spare keys: the organization API may revoke them, never the caller's own. */
   keys: KnownIds;
+  questions: KnownIds;
+  calibrations: KnownIds;
   close(): Promise<void>;
 }
 
@@ -35,12 +42,16 @@ async function ownedObjects(server: TestServer, org: TestOrg) {
   const files: string[] = [];
   const batches: string[] = [];
   const keys: string[] = [];
+  const questions: string[] = [];
+  const calibrations: string[] = [];
   for (let i = 0; i < OBJECTS_PER_ORGANIZATION; i++) {
+    questions.push(await createQuestionAs(server, org, `q-${org.organizationId}-${i}`));
     files.push(await uploadFileAs(server, org));
     batches.push(await createBatchAs(server, org));
     keys.push((await server.services.apiKeys.issue(org.organizationId)).api_key_id);
+    calibrations.push(await createCalibrationAs(server, org));
   }
-  return { files, batches, keys };
+  return { files, batches, keys, questions, calibrations };
 }
 
 /**
@@ -78,6 +89,8 @@ export async function startFuzzWorld(): Promise<FuzzWorld> {
     files: { own: own.files, foreign: foreign.files },
     batches: { own: own.batches, foreign: foreign.batches },
     keys: { own: own.keys, foreign: foreign.keys },
+    questions: { own: own.questions, foreign: foreign.questions },
+    calibrations: { own: own.calibrations, foreign: foreign.calibrations },
     close: async () => {
       await worker.stop();
       await server.close();

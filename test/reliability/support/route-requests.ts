@@ -73,6 +73,14 @@ export function validBody(route: FuzzRoute, world: FuzzWorld): fc.Arbitrary<Body
       return fc
         .constantFrom(null, 5)
         .map((limit) => json({ name: "fuzz", spend_limit_usd: limit }));
+    case "QuestionCreateRequest":
+      return fc
+        .tuple(fc.uuid(), prompt)
+        .map(([id, text]) => json({ id: `fuzz-${id}`, text, answer_type: "binary" }));
+    case "ResolutionRequest":
+      return fc.constantFrom(0, 1).map((outcome) => json({ outcome }));
+    case "CalibrationCreateRequest":
+      return fc.constant(json({ model: "sibyl-baseline" }));
     case "multipart":
       return multipartUploads(world.secrets.canary);
     default:
@@ -87,6 +95,8 @@ export function ownPath(route: FuzzRoute, world: FuzzWorld): fc.Arbitrary<string
       file_id: fc.constantFrom(...world.files.own),
       batch_id: fc.constantFrom(...world.batches.own),
       key_id: fc.constantFrom(...world.keys.own),
+      question_id: fc.constantFrom(...world.questions.own),
+      calibration_id: fc.constantFrom(...world.calibrations.own),
       model_id: fc.constant("sibyl-baseline"),
       model_path: fc.constant("sibyl-baseline"),
     })

@@ -1,4 +1,4 @@
-import { V1_PREFIXES } from "../../foundation/support/http.js";
+import { V1_PREFIXES } from "../../support/http.js";
 
 /** A route as the fuzzer sees it. */
 export interface FuzzRoute {
@@ -13,6 +13,9 @@ export interface FuzzRoute {
     | "BatchCreateRequest"
     | "ApiKeyCreateRequest"
     | "ApiKeyUpdateRequest"
+    | "QuestionCreateRequest"
+    | "ResolutionRequest"
+    | "CalibrationCreateRequest"
     | "multipart";
   /** Kept out of /openapi.json. */
   hidden?: boolean;
@@ -48,6 +51,14 @@ const API_ROUTES: FuzzRoute[] = [
   { method: "GET", path: "/organization/usage/completions" },
   { method: "GET", path: "/organization/costs" },
   { method: "GET", path: "/organization/ledger" },
+  { method: "POST", path: "/questions", body: "QuestionCreateRequest" },
+  { method: "GET", path: "/questions" },
+  { method: "GET", path: "/questions/{question_id}" },
+  { method: "POST", path: "/questions/{question_id}/resolution", body: "ResolutionRequest" },
+  { method: "GET", path: "/scores" },
+  { method: "POST", path: "/calibrations", body: "CalibrationCreateRequest" },
+  { method: "GET", path: "/calibrations" },
+  { method: "GET", path: "/calibrations/{calibration_id}" },
   { method: "DELETE", path: "/files/{file_id}" },
   { method: "DELETE", path: "/organization/api_keys/{key_id}" },
 ];

@@ -20,6 +20,7 @@ function article(overrides: Partial<NewArticle> & { url: string }): NewArticle {
     text: "",
     publishedAt: MARCH_1,
     firstSeenAt: MARCH_1,
+    origin: "import",
     ...overrides,
   };
 }
@@ -118,6 +119,20 @@ describe.each(BOTH_ARCHIVES)("news archive on $name", (kind) => {
       snippet: "The central bank kept its main rate unchanged.",
       text: "In a widely expected decision the central bank held rates steady.",
       source: "Example Times",
+      trust: "untrusted",
+    });
+  });
+
+  it("trusts the text of feed items alone", async () => {
+    await store.insertMany([
+      article({ url: "https://news.example/fed", title: "Harbour dredging plan", origin: "feed" }),
+      article({ url: "https://news.example/filed", title: "Harbour dredging plan" }),
+    ]);
+    const found = await archive.search("harbour dredging", { cutoff: CUTOFF, limit: 5 });
+    const trust = Object.fromEntries(found.map((result) => [result.url, result.trust]));
+    expect(trust).toEqual({
+      "https://news.example/fed": "trusted",
+      "https://news.example/filed": "untrusted",
     });
   });
 

@@ -16,6 +16,7 @@ function article(url: string, firstSeenAt: number, title = "Port strike ends"): 
     text: "Dock workers returned after a week-long strike.",
     publishedAt: Date.UTC(2024, 0, 9),
     firstSeenAt,
+    origin: "import",
   };
 }
 

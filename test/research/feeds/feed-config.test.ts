@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config/index.js";
-import { TempDirs } from "../../foundation/support/temp-dir.js";
+import { TempDirs } from "../../support/temp-dir.js";
 
 const temp = new TempDirs();
 afterEach(() => temp.removeAll());

@@ -5,8 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase } from "../../../src/db/connect.js";
-import { completion, spawnCli } from "../../foundation/support/cli.js";
-import { TempDirs } from "../../foundation/support/temp-dir.js";
+import { completion, spawnCli } from "../../support/cli.js";
+import { TempDirs } from "../../support/temp-dir.js";
 import { FeedServer } from "./feed-server.js";
 
 const temp = new TempDirs();

@@ -8,7 +8,7 @@ import {
   FeedWatcher,
   type WatchedFeed,
 } from "../../../src/research/feeds/feed-watcher.js";
-import { ManualClock } from "../../foundation/support/manual-clock.js";
+import { ManualClock } from "../../support/manual-clock.js";
 import { type ArchiveDatabase, sqliteArchive } from "../archive/archive-databases.js";
 import { FeedServer } from "./feed-server.js";
 
@@ -139,7 +139,7 @@ describe("feed watcher", () => {
   async function stored(): Promise<StoredArticle[]> {
     const rows = await sql<StoredArticle>`
       select url, title, source, summary, text, published_at, first_seen_at
-      from news_articles order by url`.execute(database.handle.kysely);
+      from news_articles order by url, version`.execute(database.handle.kysely);
     return rows.rows.map((row) => ({
       ...row,
       published_at: Number(row.published_at),
@@ -196,6 +196,8 @@ describe("feed watcher", () => {
       limit: 5,
     });
     expect(found.map((r) => r.url)).toEqual(["https://harbour.example/strike-ends"]);
+    // Text the watcher stored as it first saw it is the one text research trusts.
+    expect(found.map((r) => r.trust)).toEqual(["trusted"]);
     expect(log.warnings).toEqual([]);
   });
 
@@ -237,6 +239,44 @@ describe("feed watcher", () => {
       limit: 5,
     });
     expect(asOfFirstPoll.map((r) => r.url)).toEqual(["https://harbour.example/dredging"]);
+  });
+
+  it("stores an edited item as a new version first seen at the poll that saw the edit", async () => {
+    const item = {
+      title: "Harbour vote set for June 3",
+      link: "https://harbour.example/vote",
+      description: "The council will vote on June 3.",
+      pubDate: "Sun, 10 Mar 2024 06:00:00 GMT",
+    };
+    server.routes.set("/rss", { body: rss([item]) });
+    const watcher = watch(["/rss"]);
+    await watcher.pollAll();
+    const firstPoll = clock.now();
+
+    clock.advanceSeconds(60 * 60);
+    server.routes.set("/rss", {
+      body: rss([{ ...item, title: "Harbour vote passes", description: "The council voted yes." }]),
+    });
+    expect(await watcher.pollAll()).toEqual([
+      { url: server.url("/rss"), status: "stored", inserted: 1 },
+    ]);
+    const editPoll = clock.now();
+    clock.advanceSeconds(60 * 60);
+    expect(await watcher.pollAll()).toEqual([
+      { url: server.url("/rss"), status: "stored", inserted: 0 },
+    ]);
+    expect((await stored()).map((row) => [row.title, row.first_seen_at])).toEqual([
+      ["Harbour vote set for June 3", firstPoll],
+      ["Harbour vote passes", editPoll],
+    ]);
+
+    const archive = new ArchiveSource(database.handle.db);
+    const asOf = async (cutoff: number) =>
+      (await archive.search("harbour vote", { cutoff: new Date(cutoff), limit: 5 })).map(
+        (r) => r.title,
+      );
+    expect(await asOf(editPoll - 1)).toEqual(["Harbour vote set for June 3"]);
+    expect(await asOf(editPoll)).toEqual(["Harbour vote passes"]);
   });
 
   it("reads Atom (alternate link, relative links, published before updated) and RDF", async () => {

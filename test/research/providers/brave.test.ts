@@ -123,6 +123,7 @@ describe("Brave answer", () => {
         title: "Mars Sample Return - Example Space Agency",
         publishedAt: new Date("2024-01-10T16:20:00Z"),
         firstSeenAt: null,
+        trust: "untrusted",
         snippet: "The Mars Sample Return campaign would bring samples to Earth & labs.",
         text: "Budget review in 2024. … Launch no earlier than 2028.",
         source: "Example Space Agency",
@@ -132,6 +133,7 @@ describe("Brave answer", () => {
         title: "MSR delays explained",
         publishedAt: new Date("2024-03-02T23:59:59.999Z"),
         firstSeenAt: null,
+        trust: "untrusted",
         snippet: "Why the mission slipped.",
         text: null,
         source: "blog.example.com",
@@ -142,6 +144,7 @@ describe("Brave answer", () => {
         // A relative age counts from whenever Brave computed it: no date.
         publishedAt: null,
         firstSeenAt: null,
+        trust: "untrusted",
         snippet: "Discussion.",
         text: null,
         source: "forum.example.net",

@@ -57,7 +57,7 @@ beforeEach(() => {
 });
 
 describe("Exa request", () => {
-  it("posts the query with the key in x-api-key and the cutoff as end published and crawl dates", async () => {
+  it("posts the query with the key in x-api-key, the cutoff as end published and crawl dates, and cached text only", async () => {
     await source.search("  Will the central bank cut rates?  ", { cutoff: CUTOFF, limit: 7 });
 
     expect(fake.requests).toHaveLength(1);
@@ -74,6 +74,8 @@ describe("Exa request", () => {
       contents: {
         text: { maxCharacters: 20_000 },
         highlights: { maxCharacters: 2_000 },
+        maxAgeHours: -1,
+        livecrawl: "never",
       },
       endPublishedDate: "2024-03-14T12:00:00.000Z",
       endCrawlDate: "2024-03-14T12:00:00.000Z",
@@ -86,6 +88,8 @@ describe("Exa request", () => {
     const body = JSON.parse(fake.requests[0]?.body ?? "");
     expect(body).not.toHaveProperty("endPublishedDate");
     expect(body).not.toHaveProperty("endCrawlDate");
+    expect(body.contents).not.toHaveProperty("maxAgeHours");
+    expect(body.contents).not.toHaveProperty("livecrawl");
   });
 
   it("asks for at most 100 results, Exa's maximum", async () => {
@@ -111,6 +115,7 @@ describe("Exa answer", () => {
         title: "Central bank holds rates steady",
         publishedAt: new Date("2024-03-12T14:05:00.000Z"),
         firstSeenAt: null,
+        trust: "untrusted",
         snippet:
           "The central bank kept its policy rate unchanged on Tuesday. … Officials signalled patience.",
         text: "The central bank kept its policy rate unchanged on Tuesday.\n\nOfficials signalled patience.",
@@ -122,6 +127,7 @@ describe("Exa answer", () => {
         // A bare day may mean any time that day, so its end is the bound kept.
         publishedAt: new Date("2024-03-10T23:59:59.999Z"),
         firstSeenAt: null,
+        trust: "untrusted",
         snippet: "Analysts expect a rate cut by summer.",
         text: "Most analysts now expect a cut.",
         source: "news.example.net",

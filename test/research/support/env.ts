@@ -1,10 +1,14 @@
 import { rmSync } from "node:fs";
 import type OpenAI from "openai";
 import { buildApp } from "../../../src/app.js";
-import { usdToNanos } from "../../../src/billing/money.js";
-import { ArchiveStore, type NewArticle } from "../../../src/research/archive/archive-store.js";
+import {
+  ArchiveStore,
+  type ArticleOrigin,
+  type NewArticle,
+} from "../../../src/research/archive/archive-store.js";
 import { createServices, type Services } from "../../../src/services.js";
 import type { Clock } from "../../../src/util/clock.js";
+import { usdToNanos } from "../../../src/util/money.js";
 import { MODEL, sdkClient, upstreamModel } from "../../completions/support/env.js";
 import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstream.js";
 import { writeTestConfig } from "../../support/server.js";
@@ -112,6 +116,8 @@ export interface ArticleInput {
   /** Default: when it was published. */
   firstSeenAt?: string;
   summary?: string;
+  /** Default: import. */
+  origin?: ArticleOrigin;
 }
 
 /** An article for the archive. */
@@ -125,5 +131,6 @@ export function article(input: ArticleInput): NewArticle {
     text: input.text,
     publishedAt,
     firstSeenAt: input.firstSeenAt ? Date.parse(input.firstSeenAt) : publishedAt,
+    origin: input.origin ?? "import",
   };
 }

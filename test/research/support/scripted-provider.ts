@@ -66,6 +66,7 @@ export function result(fields: Partial<ResearchResult> & { url: string }): Resea
     snippet: null,
     text: null,
     source: null,
+    trust: "untrusted",
     ...fields,
   };
 }

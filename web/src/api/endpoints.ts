@@ -13,6 +13,9 @@ import type {
   List,
   Model,
   NewKeyRequest,
+  Question,
+  QuestionDetail,
+  ScoreReport,
   UsageBucket,
   UsagePage,
 } from "./types";
@@ -110,12 +113,21 @@ export async function evaluations(api: Api): Promise<Evaluation[]> {
   const summaries = list.data
     .filter((file) => file.filename.toLowerCase().endsWith(".json"))
     .slice(0, EVALUATIONS_SHOWN);
-  return Promise.all(
+  const read = await Promise.all(
     summaries.map(async (file) => ({
       file,
       summary: JSON.parse(await fileText(api, file.id)) as EvaluationSummary,
     })),
   );
+  // A resumed or re-reported run uploads its files again: one evaluation per run, its newest.
+  const seen = new Set<string>();
+  return read.filter(({ summary }) => {
+    const run = summary.run.run_id;
+    if (run === undefined) return true;
+    if (seen.has(run)) return false;
+    seen.add(run);
+    return true;
+  });
 }
 
 export const batches = (api: Api, after?: string) =>
@@ -128,6 +140,13 @@ export interface PlaygroundRequest {
   question: string;
   answerType: string;
   predictionDate: string;
+  /** Research sources to ask; none: no research. */
+  researchSources: string[];
+  /** low, medium or high; "" leaves it to the model. */
+  reasoningEffort: string;
+  /** 1: a single call; 2–16: an ensemble. */
+  samples: number;
+  aggregate: string;
 }
 
 export const complete = (api: Api, request: PlaygroundRequest) =>
@@ -136,4 +155,58 @@ export const complete = (api: Api, request: PlaygroundRequest) =>
     messages: [{ role: "user", content: request.question }],
     ...(request.answerType ? { answer_type: request.answerType } : {}),
     ...(request.predictionDate ? { prediction_date: request.predictionDate } : {}),
+    ...(request.researchSources.length > 0
+      ? { research: { sources: request.researchSources } }
+      : {}),
+    ...(request.reasoningEffort ? { reasoning_effort: request.reasoningEffort } : {}),
+    ...(request.samples > 1
+      ? { ensemble: { samples: request.samples, aggregate: request.aggregate } }
+      : {}),
   });
+
+export type ScoreGrouping = "model" | "api_key" | "tag";
+
+/** The track record's scores of resolved forecasts, one entry per group. */
+export const scores = (api: Api, groupBy: ScoreGrouping) =>
+  api.get<ScoreReport>("/v1/scores", { group_by: groupBy });
+
+/** How many questions a page of the track record lists. */
+const QUESTIONS_PER_PAGE = 20;
+
+/** A question of the track record with how many forecasts it has. */
+export interface QuestionWithForecasts {
+  question: Question;
+  forecasts: number;
+  /** More forecasts than the question's detail lists. */
+  truncated: boolean;
+}
+
+export interface QuestionPage {
+  questions: QuestionWithForecasts[];
+  hasMore: boolean;
+  lastId: string | null;
+}
+
+/**
+ * One page of questions, newest first; `after` is the last question of the page before. The
+ * list does not count forecasts, so each question's detail is read for its count.
+ */
+export async function questionPage(api: Api, after: string | undefined): Promise<QuestionPage> {
+  const page = await api.get<List<Question>>("/v1/questions", {
+    limit: QUESTIONS_PER_PAGE,
+    after,
+  });
+  const questions = await Promise.all(
+    page.data.map(async (question) => {
+      const detail = await api.get<QuestionDetail>(
+        `/v1/questions/${encodeURIComponent(question.id)}`,
+      );
+      return {
+        question,
+        forecasts: detail.forecasts.length,
+        truncated: detail.forecasts_truncated,
+      };
+    }),
+  );
+  return { questions, hasMore: page.has_more === true, lastId: page.last_id ?? null };
+}

@@ -3,7 +3,8 @@ import { type Api, messageOf } from "../api/client";
 import { type Evaluation, fileContent, fileText } from "../api/endpoints";
 import { download } from "../csv";
 import { count, usd, when } from "../format";
-import { parseRate, score } from "../scores";
+import { parseRate, pooledBrier, score } from "../scores";
+import { QuestionTable } from "./evaluation-questions";
 import { LiveRegion } from "./notice";
 import { useLoad } from "./use-load";
 
@@ -48,6 +49,7 @@ export function EvaluationReport({ api, evaluation }: { api: Api; evaluation: Ev
         ) : null}
       </dl>
       <ScoreTable evaluation={evaluation} />
+      <OtherTypesTable evaluation={evaluation} />
       {summary.warnings?.length ? (
         <ul className="small">
           {summary.warnings.map((warning) => (
@@ -57,6 +59,9 @@ export function EvaluationReport({ api, evaluation }: { api: Api; evaluation: Ev
       ) : null}
       {files.calibration_svg ? (
         <CalibrationPlot api={api} fileId={files.calibration_svg} title={title} />
+      ) : null}
+      {summary.questions?.length ? (
+        <QuestionTable rows={summary.questions} models={summary.run.models} />
       ) : null}
       <div className="actions">
         {files.report_html ? (
@@ -82,21 +87,18 @@ function ScoreTable({ evaluation }: { evaluation: Evaluation }) {
         <thead>
           <tr>
             <th scope="col">Forecaster</th>
-            <th scope="col" className="num">
-              Scored
-            </th>
-            <th scope="col" className="num">
-              Brier
-            </th>
-            <th scope="col" className="num">
-              Log score
-            </th>
-            <th scope="col" className="num">
-              Parse rate
-            </th>
-            <th scope="col" className="num">
-              Cost
-            </th>
+            <NumberHeads
+              labels={[
+                "Binary n",
+                "Pooled Brier",
+                "ForecastBench overall",
+                "Brier Index",
+                "Log score",
+                "Parse rate (first reply)",
+                "Parse rate",
+                "Cost",
+              ]}
+            />
           </tr>
         </thead>
         <tbody>
@@ -104,8 +106,16 @@ function ScoreTable({ evaluation }: { evaluation: Evaluation }) {
             <tr key={model}>
               <th scope="row">{model}</th>
               <td className="num">{count(scores.n)}</td>
-              <td className="num">{score(scores.brier)}</td>
+              <td className="num">{score(pooledBrier(scores))}</td>
+              <td className="num">
+                {scores.forecastbench ? score(scores.forecastbench.overall.brier) : "–"}
+                {scores.forecastbench?.imputation?.over_cutoff ? " (over 5% imputed)" : ""}
+              </td>
+              <td className="num">
+                {scores.forecastbench?.difficulty_adjusted?.brier_index.overall?.toFixed(1) ?? "–"}
+              </td>
               <td className="num">{score(scores.log_score)}</td>
+              <td className="num">{parseRate(scores.raw_parse_rate)}</td>
               <td className="num">{parseRate(scores.parse_rate)}</td>
               <td className="num">{scores.cost_usd === undefined ? "–" : usd(scores.cost_usd)}</td>
             </tr>
@@ -114,8 +124,11 @@ function ScoreTable({ evaluation }: { evaluation: Evaluation }) {
             <tr key={name} className="baseline">
               <th scope="row">baseline: {name}</th>
               <td className="num">{count(scores.n)}</td>
-              <td className="num">{score(scores.brier)}</td>
+              <td className="num">{score(pooledBrier(scores))}</td>
+              <td className="num">–</td>
+              <td className="num">–</td>
               <td className="num">{score(scores.log_score)}</td>
+              <td className="num">–</td>
               <td className="num">–</td>
               <td className="num">–</td>
             </tr>
@@ -124,6 +137,58 @@ function ScoreTable({ evaluation }: { evaluation: Evaluation }) {
       </table>
     </div>
   );
+}
+
+/** Multiple-choice and continuous scores, each with its own n. */
+function OtherTypesTable({ evaluation }: { evaluation: Evaluation }) {
+  const rows = Object.entries(evaluation.summary.models).filter(
+    ([, scores]) => scores.multiple_choice || scores.continuous,
+  );
+  if (rows.length === 0) return null;
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption>Multiple-choice and continuous scores</caption>
+        <thead>
+          <tr>
+            <th scope="col">Forecaster</th>
+            <NumberHeads
+              labels={[
+                "Multiple choice n",
+                "Multiclass Brier",
+                "Continuous n",
+                "CRPS",
+                "CRPS / |outcome|",
+              ]}
+            />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([model, scores]) => (
+            <tr key={model}>
+              <th scope="row">{model}</th>
+              <td className="num">
+                {scores.multiple_choice ? count(scores.multiple_choice.n) : "–"}
+              </td>
+              <td className="num">{score(scores.multiple_choice?.brier)}</td>
+              <td className="num">{scores.continuous ? count(scores.continuous.n) : "–"}</td>
+              <td className="num">{score(scores.continuous?.crps)}</td>
+              <td className="num">{score(scores.continuous?.scaled_crps)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Column heads over numbers, aligned as their cells are. */
+function NumberHeads({ labels }: { labels: string[] }) {
+  return labels.map((label) => (
+    <th key={label} scope="col" className="num">
+      {label}
+    </th>
+  ));
 }
 
 function CalibrationPlot({ api, fileId, title }: { api: Api; fileId: string; title: string }) {

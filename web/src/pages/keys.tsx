@@ -11,6 +11,8 @@ import { dayStart, usd, when } from "../format";
 import { AdminOnly, needsAdmin } from "./shared";
 
 const keyLabel = (key: ApiKey) => key.name ?? key.redacted_value;
+/** The name the server gives the keys that dashboard sign-in links issue. */
+const SIGN_IN_KEY_NAME = "dashboard sign-in";
 
 export function Keys({ api }: { api: Api }) {
   const [keys, reload] = useLoad(() => allKeys(api), [api]);
@@ -72,7 +74,20 @@ export function Keys({ api }: { api: Api }) {
             <tbody>
               {keys.value.map((key) => (
                 <tr key={key.id} className={key.revoked_at ? "revoked" : undefined}>
-                  <th scope="row">{key.name ?? <span className="muted">unnamed</span>}</th>
+                  <th scope="row">
+                    {key.name ?? <span className="muted">unnamed</span>}
+                    {key.name === SIGN_IN_KEY_NAME ? (
+                      <>
+                        {" "}
+                        <span
+                          className="badge badge-sign-in"
+                          title="Issued by a dashboard sign-in link; expires with its session"
+                        >
+                          sign-in
+                        </span>
+                      </>
+                    ) : null}
+                  </th>
                   <td>
                     <code>{key.redacted_value}</code>
                   </td>

@@ -1,11 +1,17 @@
 import { type FormEvent, useState } from "react";
-import { describeAnswer, parseAnswer } from "../answer";
 import { type Api, messageOf } from "../api/client";
 import { complete, models as listModels } from "../api/endpoints";
 import type { ChatCompletion } from "../api/types";
 import { LiveRegion } from "../components/notice";
 import { useLoad } from "../components/use-load";
-import { count, usd } from "../format";
+import { PlaygroundAnswer } from "./playground-answer";
+
+const SOURCES = [
+  { value: "news_search", label: "News archive (news_search)" },
+  { value: "web_search", label: "Web search (web_search, no cutoff)" },
+];
+const EFFORTS = ["", "low", "medium", "high"];
+const AGGREGATES = ["median", "mean", "logit_mean", "trimmed_mean"];
 
 const ANSWER_TYPES = [
   { value: "", label: "none (prose only)" },
@@ -23,6 +29,10 @@ export function Playground({ api }: { api: Api }) {
   const [answerType, setAnswerType] = useState("binary");
   const [predictionDate, setPredictionDate] = useState("");
   const [question, setQuestion] = useState("");
+  const [sources, setSources] = useState<string[]>([]);
+  const [effort, setEffort] = useState("");
+  const [samples, setSamples] = useState(1);
+  const [aggregate, setAggregate] = useState("median");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ChatCompletion | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -41,6 +51,10 @@ export function Playground({ api }: { api: Api }) {
           question,
           answerType,
           predictionDate: predictionDate ? `${predictionDate}T00:00:00Z` : "",
+          researchSources: sources,
+          reasoningEffort: effort,
+          samples,
+          aggregate,
         }),
       );
     } catch (failure) {
@@ -97,7 +111,7 @@ export function Playground({ api }: { api: Api }) {
             </select>
           </div>
           <div className="field">
-            <label htmlFor="pg-date">Prediction date (optional)</label>
+            <label htmlFor="pg-date">Prediction date and research cutoff (optional)</label>
             <input
               id="pg-date"
               type="date"
@@ -106,8 +120,76 @@ export function Playground({ api }: { api: Api }) {
               aria-describedby="pg-date-help"
             />
             <small id="pg-date-help" className="muted">
-              The day the model treats as today; default today.
+              The day the model treats as today, and the research cutoff; default today.
             </small>
+          </div>
+          <fieldset className="field">
+            <legend>Research</legend>
+            {SOURCES.map((source) => (
+              <label key={source.value} className="check">
+                <input
+                  type="checkbox"
+                  checked={sources.includes(source.value)}
+                  onChange={(event) =>
+                    setSources((chosen) =>
+                      event.target.checked
+                        ? [...chosen, source.value]
+                        : chosen.filter((name) => name !== source.value),
+                    )
+                  }
+                />{" "}
+                {source.label}
+              </label>
+            ))}
+            <small className="muted">
+              Searched as of the prediction date: nothing published after it reaches the model.
+            </small>
+          </fieldset>
+          <div className="field">
+            <label htmlFor="pg-effort">Reasoning effort</label>
+            <select
+              id="pg-effort"
+              value={effort}
+              onChange={(event) => setEffort(event.target.value)}
+            >
+              {EFFORTS.map((level) => (
+                <option key={level} value={level}>
+                  {level || "model default"}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="pg-samples">Ensemble samples</label>
+            <input
+              id="pg-samples"
+              type="number"
+              min={1}
+              max={16}
+              value={samples}
+              onChange={(event) =>
+                setSamples(Math.max(1, Math.min(16, Number(event.target.value) || 1)))
+              }
+              aria-describedby="pg-samples-help"
+            />
+            <small id="pg-samples-help" className="muted">
+              1: one call; 2–16: that many calls, combined (needs a numeric answer type).
+            </small>
+          </div>
+          <div className="field">
+            <label htmlFor="pg-aggregate">Aggregate</label>
+            <select
+              id="pg-aggregate"
+              value={aggregate}
+              disabled={samples < 2}
+              onChange={(event) => setAggregate(event.target.value)}
+            >
+              {AGGREGATES.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
           </div>
           <div className="form-actions">
             <button type="submit" className="primary" disabled={busy || !chosenModel}>
@@ -122,55 +204,8 @@ export function Playground({ api }: { api: Api }) {
       <div aria-live="polite" aria-busy={busy}>
         {busy ? <p className="muted">Waiting for the model…</p> : null}
         {error ? <p className="notice notice-error">{error}</p> : null}
-        {result ? <Answer completion={result} /> : null}
+        {result ? <PlaygroundAnswer completion={result} /> : null}
       </div>
     </div>
-  );
-}
-
-function Answer({ completion }: { completion: ChatCompletion }) {
-  const content = completion.choices[0]?.message.content ?? "";
-  const parsed = parseAnswer(content);
-  const reading = describeAnswer(parsed);
-  const usage = completion.usage;
-  return (
-    <section className="card" aria-labelledby="answer-heading">
-      <h2 id="answer-heading">Answer</h2>
-      <dl className="facts">
-        <div>
-          <dt>Structured answer</dt>
-          <dd data-testid="parsed-answer">
-            {parsed.answer === null ? (
-              <span className="muted">none</span>
-            ) : (
-              <code>{parsed.answer}</code>
-            )}
-            {reading && reading !== parsed.answer ? (
-              <span className="reading"> ({reading})</span>
-            ) : null}
-          </dd>
-        </div>
-        <div>
-          <dt>Cost</dt>
-          <dd data-testid="answer-cost">
-            {usage?.cost_usd == null ? "not reported" : usd(usage.cost_usd)}
-          </dd>
-        </div>
-        <div>
-          <dt>Tokens</dt>
-          <dd>
-            {usage
-              ? `${count(usage.prompt_tokens)} in, ${count(usage.completion_tokens)} out`
-              : "not reported"}
-          </dd>
-        </div>
-        <div>
-          <dt>Model</dt>
-          <dd>{completion.model}</dd>
-        </div>
-      </dl>
-      <h3>Reply</h3>
-      <div className="reply">{parsed.prose || <span className="muted">(no prose)</span>}</div>
-    </section>
   );
 }

@@ -5,7 +5,7 @@ import { EvaluationReport } from "../components/evaluation-report";
 import { LiveRegion, Loading } from "../components/notice";
 import { useLoad } from "../components/use-load";
 import { count, when } from "../format";
-import { parseRate, score } from "../scores";
+import { parseRate, pooledBrier, score } from "../scores";
 
 /** The backtests `sibyl eval run` kept on the server, and the report of the one opened. */
 export function Reports({ api }: { api: Api }) {
@@ -69,7 +69,7 @@ function EvaluationTable({ evaluations, openId, onOpen }: EvaluationTableProps) 
                   <td>{model}</td>
                   <td>{when(file.created_at)}</td>
                   <td className="num">{count(summary.question_set.questions)}</td>
-                  <td className="num">{score(scores.brier)}</td>
+                  <td className="num">{score(pooledBrier(scores))}</td>
                   <td className="num">{score(scores.log_score)}</td>
                   <td className="num">{parseRate(scores.parse_rate)}</td>
                   <td>

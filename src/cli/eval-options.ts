@@ -1,0 +1,22 @@
+/** Options of `sibyl eval`, merged into the CLI's option table. */
+export const EVAL_OPTIONS = {
+  questions: { type: "string" },
+  resolutions: { type: "string" },
+  model: { type: "string", multiple: true },
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  research: { type: "boolean" },
+  samples: { type: "string" },
+  aggregate: { type: "string" },
+  limit: { type: "string" },
+  seed: { type: "string" },
+  reference: { type: "string" },
+  "reference-models": { type: "string" },
+  leaderboard: { type: "string" },
+  out: { type: "string" },
+  organization: { type: "string" },
+  "knowledge-cutoff": { type: "string", multiple: true },
+  "poll-interval": { type: "string" },
+  "no-upload": { type: "boolean" },
+  calibrate: { type: "boolean" },
+} as const;

@@ -1,0 +1,115 @@
+/*
+ * A reply often states a figure and then commits to another: it revises ("raising my forecast
+ * from 30% to 35%", "Update: I revise to 40%", "25% → 32%"), or names a point inside a range
+ * ("15–20%, leaning towards 17%"). The last such commitment is the answer when nothing more
+ * explicit (a label, a final marker, an answer tag) is written after it.
+ */
+import { type NumberToken, readNumberAt } from "../numbers.js";
+
+const HEDGE = String.raw`(?:(?:about|around|roughly|approximately|approx\.|maybe|just)\s+|~\s*)?`;
+const FIGURE_AHEAD = String.raw`(?=[-−$€£]?\.?\d)`;
+// Words of a sentence, decimals included: "from 0.35 to 0.4" is one clause.
+const CLAUSE = String.raw`(?:[^.\n;!?]|\.\d)`;
+
+// A verb of changing one's number, then "to" and the new figure, within one clause.
+const REVISED_TO = new RegExp(
+  String.raw`\b(?:revis(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|bump(?:ed|s|ing)?|cut(?:s|ting)?|adjust(?:ed|s|ing)?|mov(?:e|ed|es|ing)|nudg(?:e|ed|es|ing)|shift(?:ed|s|ing)?|go(?:es|ing)?|increas(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|reduc(?:e|ed|es|ing)|trim(?:med|s|ming)?|tweak(?:ed|s|ing)?)\b${CLAUSE}{0,60}?\bto\s+${HEDGE}${FIGURE_AHEAD}`,
+  "gi",
+);
+const ARROW = new RegExp(String.raw`\d\s*%?\s*(?:→|->|=>|⟶)\s*${HEDGE}${FIGURE_AHEAD}`, "g");
+const REVISED_LABEL = new RegExp(
+  String.raw`\b(?:revised|updated|new|adjusted|corrected)\s+(?:estimate|forecast|probability|number|answer|figure|prediction|view)\s*(?:is|:|=|of|at)?\s*${HEDGE}${FIGURE_AHEAD}`,
+  "gi",
+);
+// "Initially 60%, now 48%": "now" right after an earlier figure in the same sentence.
+const NOW_AFTER_FIGURE = new RegExp(
+  String.raw`\d\s*%?[,;]?\s+(?:and\s+|but\s+)?now\s+(?:at\s+|to\s+)?${HEDGE}${FIGURE_AHEAD}`,
+  "gi",
+);
+// A point named inside or after a range.
+const POINT = new RegExp(
+  String.raw`\b(?:lean(?:ing|s)?\s+(?:towards?|to)|call\s+it|point\s+estimate(?:\s+(?:of|is|at))?\s*:?|central\s+estimate(?:\s+(?:of|is|at))?\s*:?|I['’]d\s+pick|I\s+pick|most\s+likely(?:\s+(?:around|about|at|near))?|best\s+guess(?:\s+(?:of|is|at))?\s*:?|single\s+number(?:\s+(?:of|is))?\s*:?)\s*${HEDGE}${FIGURE_AHEAD}`,
+  "gi",
+);
+const POINT_AFTER =
+  /(?<![\w.])[-−$€£]?\d[\d,.]{0,20}\s*(?:%|k|m|bn|tn|million|billion)?\s+as\s+my\s+(?:central|point|best|final|single)\s+(?:estimate|guess|forecast|number|figure)\b/gi;
+
+/** The same statements for the chance of "yes", written after the chance of "no". */
+const YES_SIDE_AFTER = /(?<![\w.])\d+(?:\.\d+)?\s*%?\s+(?:on|for|to)\s+(?:a\s+)?["'“]?yes\b/gi;
+const YES_SIDE_BEFORE =
+  /\b(?:yes|p\s*\(\s*yes\s*\))\s+(?:gets|at|is|=|:|of)\s*(?:only\s+)?(?=\d)|\byes\s+(?:gets|at)\s+(?:only\s+)?(?=\d)/gi;
+
+// Statements that are explicit on their own and read by the type's own rules: labels with a
+// separator, final markers, answer tags. A commitment before the last of them is not the answer.
+const EXPLICIT =
+  /<\s*answer\s*>|\b(?:final\s+(?:answer|forecast|probability|estimate|prediction|call|number|odds|assessment)|bottom line|in conclusion|verdict)\b|(?:^|\n)[^\n\d]{0,40}?\b(?:probability|forecast|prediction|answer|estimate|mean|median|p\(yes\)|chance)\b[^\n\d:=]{0,20}[:=]/gi;
+
+export interface Commitment {
+  figure: NumberToken;
+  /** Where the statement starts. */
+  index: number;
+  rule: "revision" | "range_point" | "yes_side";
+}
+
+function lastOf(
+  text: string,
+  pattern: RegExp,
+  rule: Commitment["rule"],
+  figureAt: (match: RegExpExecArray) => number,
+): Commitment | null {
+  let last: Commitment | null = null;
+  for (const match of text.matchAll(pattern)) {
+    const figure = readNumberAt(text, figureAt(match as RegExpExecArray));
+    if (figure !== null) last = { figure, index: match.index, rule };
+  }
+  return last;
+}
+
+const afterMatch = (match: RegExpExecArray) => match.index + match[0].length;
+const atMatch = (match: RegExpExecArray) => match.index;
+
+const SENTENCE_END = /[!?\n]|\.(?!\d)/g;
+
+function afterSentence(text: string, from: number): string {
+  SENTENCE_END.lastIndex = from;
+  const end = SENTENCE_END.exec(text);
+  return end === null ? "" : text.slice(end.index + 1);
+}
+
+function lastExplicit(text: string): number {
+  let last = -1;
+  for (const match of text.matchAll(EXPLICIT)) last = match.index;
+  return last;
+}
+
+/**
+ * The last revision or point estimate in `text`, when no explicit statement follows it; with
+ * `yesSide`, also "…, i.e. 30% on YES". Null when there is none to take.
+ */
+export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
+  const found = [
+    lastOf(text, REVISED_TO, "revision", afterMatch),
+    lastOf(text, ARROW, "revision", afterMatch),
+    lastOf(text, REVISED_LABEL, "revision", afterMatch),
+    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch),
+    lastOf(text, POINT, "range_point", afterMatch),
+    lastOf(text, POINT_AFTER, "range_point", atMatch),
+    ...(yesSide
+      ? [
+          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch),
+          lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch),
+        ]
+      : []),
+  ].filter((commitment): commitment is Commitment => commitment !== null);
+  const last = found.reduce<Commitment | null>(
+    (latest, commitment) =>
+      latest === null || commitment.figure.start > latest.figure.start ? commitment : latest,
+    null,
+  );
+  if (last === null) return null;
+  // A label or tag written after the commitment's own figure states the answer anew; for a
+  // probability, so does any figure in a later sentence ("cut from 4.50% to 4.00%" in the
+  // reasoning, then "I'd put this at 0.3"); "(was 38%)" in its own sentence is the old value.
+  if (lastExplicit(text) > last.figure.end) return null;
+  return yesSide && /\d/.test(afterSentence(text, last.figure.end)) ? null : last;
+}

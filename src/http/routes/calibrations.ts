@@ -1,0 +1,74 @@
+import { Type } from "@sinclair/typebox";
+import type { Services } from "../../services.js";
+import type { App } from "../app-instance.js";
+import { adminOf, principalOf } from "../auth.js";
+import {
+  CalibrationCreateRequestSchema,
+  CalibrationListQuerySchema,
+  CalibrationListSchema,
+  CalibrationObjectSchema,
+  CalibrationParams,
+} from "../schemas/calibrations.js";
+import { ErrorResponse, withErrors } from "../schemas/common.js";
+
+/** Calibration maps fitted on the track record (docs/track-record.md). */
+export function registerCalibrationRoutes(app: App, services: Services): void {
+  app.post(
+    "/calibrations",
+    {
+      schema: {
+        summary: "Fit a calibration map for a model",
+        description:
+          "Needs an `admin` key. Fits a map from the model's resolved binary forecasts (logistic recalibration in logit space; isotonic regression too from 100 forecasts), picks the method by five-fold cross-validation and stores it with its out-of-sample Brier score before and after. Fewer than 30 resolved forecasts is a 422.",
+        tags: ["track record"],
+        body: Type.Ref(CalibrationCreateRequestSchema),
+        response: withErrors({
+          200: Type.Ref(CalibrationObjectSchema),
+          403: Type.Ref(ErrorResponse),
+        }),
+      },
+    },
+    async (request) => {
+      const admin = adminOf(request, "fitting calibrations");
+      const body = request.body as { model: string };
+      return services.calibrations.fit(admin.organizationId, body.model);
+    },
+  );
+
+  app.get(
+    "/calibrations",
+    {
+      schema: {
+        summary: "List calibrations, newest first",
+        tags: ["track record"],
+        querystring: CalibrationListQuerySchema,
+        response: withErrors({
+          200: Type.Ref(CalibrationListSchema),
+          404: Type.Ref(ErrorResponse),
+        }),
+      },
+    },
+    async (request) =>
+      services.calibrations.list(principalOf(request).organizationId, request.query),
+  );
+
+  app.get(
+    "/calibrations/:calibration_id",
+    {
+      schema: {
+        summary: "Retrieve a calibration",
+        tags: ["track record"],
+        params: CalibrationParams,
+        response: withErrors({
+          200: Type.Ref(CalibrationObjectSchema),
+          404: Type.Ref(ErrorResponse),
+        }),
+      },
+    },
+    async (request) =>
+      services.calibrations.retrieve(
+        principalOf(request).organizationId,
+        request.params.calibration_id,
+      ),
+  );
+}

@@ -1,0 +1,24 @@
+import { answerValue, readAnswerTag } from "../completions/ensemble/answer-tag.js";
+import { isAggregatable } from "../forecast/aggregation/aggregate-answers.js";
+import type { AnswerType } from "../forecast/types.js";
+
+/** A forecast as recorded: a probability, an option distribution, a normal, a value or text. */
+export type RecordedAnswer =
+  | number
+  | Record<string, number>
+  | { mean: number; standard_deviation: number }
+  | string;
+
+const FREE_TEXT_TAG = /<answer>([\s\S]*)<\/answer>\s*$/;
+
+/**
+ * The answer a reply's answer tag states, as the pipeline appended it; null when the reply has
+ * none (the answer could not be read). Tags are Sibyl's own, so reading them back is exact.
+ */
+export function recordedAnswer(type: AnswerType, content: string): RecordedAnswer | null {
+  if (isAggregatable(type)) {
+    const answer = readAnswerTag(type, content);
+    return answer ? answerValue(answer) : null;
+  }
+  return FREE_TEXT_TAG.exec(content)?.[1] ?? null;
+}

@@ -1,0 +1,340 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  loadVendoredDocument,
+  type OpenApiDocument,
+  readSource,
+  sha256,
+  VENDORED_DIR,
+  VENDORED_SPEC,
+} from "../../scripts/openai-openapi/document.js";
+import { SERVED_SHAPES } from "../../scripts/openai-openapi/served-shapes.js";
+import { TEXT_COMPLETION_CHUNK } from "./support/derived-schemas.js";
+import { OpenAISchemas, openAISchemas } from "./support/openai-schemas.js";
+import { SPEC_ERRATA } from "./support/spec-errata.js";
+
+const schemas = openAISchemas();
+type Json = Record<string, unknown>;
+
+const CHAT: Json = {
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 1,
+  model: "m",
+  choices: [
+    {
+      index: 0,
+      message: { role: "assistant", content: "Yes.", refusal: null },
+      logprobs: null,
+      finish_reason: "stop",
+    },
+  ],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+};
+
+const RESPONSE: Json = {
+  id: "resp_1",
+  object: "response",
+  created_at: 1,
+  status: "completed",
+  error: null,
+  incomplete_details: null,
+  instructions: null,
+  model: "m",
+  output: [
+    {
+      type: "message",
+      id: "msg_1",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: "Yes.", annotations: [], logprobs: [] }],
+    },
+  ],
+  parallel_tool_calls: true,
+  metadata: {},
+  tool_choice: "auto",
+  tools: [],
+  temperature: null,
+  top_p: null,
+  usage: {
+    input_tokens: 1,
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+    output_tokens: 1,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 2,
+  },
+};
+
+/** A copy of the body with one change made at a path (`undefined` deletes). */
+function changed(body: Json, at: (string | number)[], value: unknown): Json {
+  const copy = structuredClone(body);
+  let parent: Record<string | number, unknown> = copy;
+  for (const key of at.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  const last = at.at(-1) as string | number;
+  if (value === undefined) delete parent[last];
+  else parent[last] = value;
+  return copy;
+}
+
+describe("the validator rejects what OpenAI's schema forbids", () => {
+  it("accepts the well-formed bodies the cases below break", () => {
+    expect(schemas.problems("CreateChatCompletionResponse", CHAT)).toEqual([]);
+    expect(schemas.problems("Response", RESPONSE)).toEqual([]);
+  });
+
+  const broken: [string, string, Json][] = [
+    ["no choices", "CreateChatCompletionResponse", changed(CHAT, ["choices"], undefined)],
+    [
+      "a choice without logprobs",
+      "CreateChatCompletionResponse",
+      changed(CHAT, ["choices", 0, "logprobs"], undefined),
+    ],
+    [
+      "a message without refusal",
+      "CreateChatCompletionResponse",
+      changed(CHAT, ["choices", 0, "message", "refusal"], undefined),
+    ],
+    ["created as a string", "CreateChatCompletionResponse", changed(CHAT, ["created"], "1")],
+    [
+      "an unknown finish_reason",
+      "CreateChatCompletionResponse",
+      changed(CHAT, ["choices", 0, "finish_reason"], "abort"),
+    ],
+    [
+      "a null finish_reason outside a stream",
+      "CreateChatCompletionResponse",
+      changed(CHAT, ["choices", 0, "finish_reason"], null),
+    ],
+    [
+      "the wrong object",
+      "CreateChatCompletionResponse",
+      changed(CHAT, ["object"], "chat.completions"),
+    ],
+    [
+      "a citation without its span",
+      "CreateChatCompletionResponse",
+      changed(
+        CHAT,
+        ["choices", 0, "message", "annotations"],
+        [{ type: "url_citation", url_citation: { url: "https://a.example", title: "A" } }],
+      ),
+    ],
+    [
+      "usage without cache_write_tokens",
+      "Response",
+      changed(RESPONSE, ["usage", "input_tokens_details", "cache_write_tokens"], undefined),
+    ],
+    [
+      "an output item of an unknown type",
+      "Response",
+      changed(RESPONSE, ["output", 0, "type"], "telepathy"),
+    ],
+    [
+      "output_text without annotations",
+      "Response",
+      changed(RESPONSE, ["output", 0, "content", 0, "annotations"], undefined),
+    ],
+    ["tools: null (required by an allOf part)", "Response", changed(RESPONSE, ["tools"], null)],
+    [
+      "a failed response's own error code",
+      "Response",
+      changed(RESPONSE, ["error"], { code: "upstream_unavailable", message: "x" }),
+    ],
+    ["an unknown status", "Response", changed(RESPONSE, ["status"], "paused")],
+    [
+      "an unknown stream event",
+      "ResponseStreamEvent",
+      { type: "response.banana", sequence_number: 0 },
+    ],
+    [
+      "a text delta without logprobs",
+      "ResponseStreamEvent",
+      {
+        type: "response.output_text.delta",
+        sequence_number: 1,
+        item_id: "msg_1",
+        output_index: 0,
+        content_index: 0,
+        delta: "Y",
+      },
+    ],
+    [
+      "a stream chunk's finish_reason of the wrong type",
+      "CreateChatCompletionStreamResponse",
+      {
+        id: "c",
+        object: "chat.completion.chunk",
+        created: 1,
+        model: "m",
+        choices: [{ index: 0, delta: {}, finish_reason: 5 }],
+      },
+    ],
+    [
+      "a text chunk without logprobs",
+      TEXT_COMPLETION_CHUNK,
+      {
+        id: "c",
+        object: "text_completion",
+        created: 1,
+        model: "m",
+        choices: [{ index: 0, text: "a", finish_reason: null }],
+      },
+    ],
+    [
+      "a batch in an unknown status",
+      "Batch",
+      {
+        id: "b",
+        object: "batch",
+        endpoint: "/v1/chat/completions",
+        input_file_id: "f",
+        completion_window: "24h",
+        status: "paused",
+        created_at: 1,
+      },
+    ],
+    ["an error without param", "ErrorResponse", { error: { message: "m", type: "t", code: null } }],
+    ["a model without owned_by", "Model", { id: "m", object: "model", created: 1 }],
+    [
+      "a file list without has_more",
+      "ListFilesResponse",
+      { object: "list", data: [], first_id: "a", last_id: "b" },
+    ],
+  ];
+  for (const [name, component, body] of broken) {
+    it(`rejects ${name}`, () => {
+      expect(schemas.problems(component, body)).not.toEqual([]);
+    });
+  }
+});
+
+describe("how the description is read", () => {
+  it("lets an optional property be null, as OpenAI's servers send it", () => {
+    expect(schemas.problems("Response", { ...RESPONSE, user: null, usage: null })).toEqual([]);
+    expect(schemas.problems("Response", { ...RESPONSE, user: 5 })).not.toEqual([]);
+  });
+
+  it("reads 3.0-style nullable as null allowed", () => {
+    const chunk = { id: "c", object: "chat.completion.chunk", created: 1, model: "m" };
+    const choice = { index: 0, delta: { content: "a" }, logprobs: null, finish_reason: null };
+    expect(
+      schemas.problems("CreateChatCompletionStreamResponse", { ...chunk, choices: [choice] }),
+    ).toEqual([]);
+  });
+
+  it("reads a text chunk's finish_reason as nullable, and nothing else of it", () => {
+    const chunk = { id: "c", object: "text_completion", created: 1, model: "m" };
+    const choice = { index: 0, text: "a", logprobs: null, finish_reason: null };
+    expect(schemas.problems(TEXT_COMPLETION_CHUNK, { ...chunk, choices: [choice] })).toEqual([]);
+    expect(
+      schemas.problems("CreateCompletionResponse", { ...chunk, choices: [choice] }),
+    ).not.toEqual([]);
+  });
+
+  /** A tiny description exercising one rule at a time. */
+  const tiny = (components: Json) =>
+    new OpenAISchemas(
+      { openapi: "3.1.0", paths: {}, components: { schemas: components } } as OpenApiDocument,
+      { errata: false, derived: false },
+    );
+
+  it("reads a oneOf without discriminator as anyOf: overlapping variants pass, no variant fails", () => {
+    const open = tiny({
+      U: {
+        oneOf: [
+          { type: "object", properties: { a: { type: "string" } } },
+          { type: "object", properties: { b: { type: "integer" } } },
+        ],
+      },
+    });
+    expect(open.problems("U", { a: "x" })).toEqual([]);
+    expect(open.problems("U", { a: "x", b: 1 })).toEqual([]);
+    expect(open.problems("U", "x")).not.toEqual([]);
+  });
+
+  it("decides a discriminated union by its tag: unknown tags fail, shared tags try each variant", () => {
+    const tagged = tiny({
+      A: {
+        type: "object",
+        required: ["type", "a"],
+        properties: { type: { enum: ["x"] }, a: { type: "string" } },
+      },
+      B: {
+        type: "object",
+        required: ["type", "b"],
+        properties: { type: { const: "x" }, b: { type: "integer" } },
+      },
+      C: {
+        type: "object",
+        required: ["type", "c"],
+        properties: { type: { enum: ["y"] }, c: { type: "boolean" } },
+      },
+      U: {
+        oneOf: [
+          { $ref: "#/components/schemas/A" },
+          { $ref: "#/components/schemas/B" },
+          { $ref: "#/components/schemas/C" },
+        ],
+        discriminator: { propertyName: "type" },
+      },
+    });
+    expect(tagged.problems("U", { type: "x", a: "s" })).toEqual([]);
+    expect(tagged.problems("U", { type: "x", b: 1 })).toEqual([]);
+    expect(tagged.problems("U", { type: "y", c: true })).toEqual([]);
+    expect(tagged.problems("U", { type: "y", a: "s" })).not.toEqual([]);
+    expect(tagged.problems("U", { type: "z", a: "s" })).not.toEqual([]);
+    expect(tagged.problems("U", { a: "s" })).not.toEqual([]);
+  });
+
+  it("allows Sibyl's documented extensions where a schema closes its properties, and only those", () => {
+    const closed = tiny({
+      Usage: {
+        type: "object",
+        additionalProperties: false,
+        properties: { total_tokens: { type: "integer" } },
+      },
+    });
+    expect(closed.problems("Usage", { total_tokens: 1, cost_usd: 0.1 })).toEqual([]);
+    expect(closed.problems("Usage", { total_tokens: 1, surprise: 0.1 })).not.toEqual([]);
+  });
+
+  it("keeps each erratum only while the published description still disagrees", () => {
+    const published = new OpenAISchemas(loadVendoredDocument(), { errata: false });
+    for (const { component, properties } of SPEC_ERRATA) {
+      const base = schemas.document.components.schemas[component];
+      expect(base, component).toBeDefined();
+      const body = {
+        object: "list",
+        data: [],
+        has_more: false,
+        ...Object.fromEntries(properties.map((name) => [name, null])),
+      };
+      expect(schemas.problems(component, body)).toEqual([]);
+      expect(
+        published.problems(component, body),
+        `${component} erratum no longer needed`,
+      ).not.toEqual([]);
+    }
+  });
+});
+
+describe("the vendored description", () => {
+  it("is the file source.json names, with OpenAI's licence beside it", () => {
+    const source = readSource();
+    expect(sha256(readFileSync(VENDORED_SPEC, "utf8"))).toBe(source.sha256);
+    expect(source.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(readFileSync(path.join(VENDORED_DIR, "LICENSE"), "utf8")).toMatch(
+      /MIT License[\s\S]*OpenAI/,
+    );
+    expect(schemas.document.openapi).toMatch(/^3\.1\./);
+  });
+
+  it("names every shape Sibyl serves, and each compiles", () => {
+    for (const { component } of SERVED_SHAPES) {
+      expect(existsSync(VENDORED_SPEC)).toBe(true);
+      expect(schemas.document.components.schemas[component], component).toBeDefined();
+      expect(() => schemas.problems(component, {})).not.toThrow();
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixture, readSummary, sibyl } from "../evaluation/support/backtest-cli.js";
+import { launchChromium, openWatchedPage, type WatchedPage } from "./support/browser.js";
+import { buildDashboard } from "./support/build-dashboard.js";
+import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
+
+const MODEL = "sibyl-baseline";
+
+let build: string;
+let server: DashboardServer;
+let browser: Browser;
+let out: string;
+
+beforeAll(async () => {
+  build = await buildDashboard();
+  server = await startDashboardServer({
+    dashboardDir: build,
+    worker: true,
+    config: { models: [{ id: MODEL, provider: "baseline" }] },
+  });
+  browser = await launchChromium();
+  out = mkdtempSync(path.join(tmpdir(), "sibyl-dashboard-questions-"));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(build, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+});
+
+async function backtest(apiKey: string) {
+  const run = await sibyl(
+    [
+      "eval",
+      "run",
+      "--questions",
+      fixture("questions.jsonl"),
+      "--model",
+      MODEL,
+      "--base-url",
+      server.url,
+      "--out",
+      out,
+      "--poll-interval",
+      "0.05",
+    ],
+    apiKey,
+    out,
+  );
+  expect(run.code, run.stderr).toBe(0);
+}
+
+describe("the Evaluations page's per-question view", () => {
+  let watched: WatchedPage;
+  let page: Page;
+
+  it("shows one evaluation per run and every question, filterable and sortable", async () => {
+    const org = await server.createOrg("2");
+    // The same run twice (it resumes, and uploads its files again): one evaluation.
+    await backtest(org.apiKey);
+    await backtest(org.apiKey);
+    const summary = readSummary(out);
+
+    watched = await openWatchedPage(browser);
+    page = watched.page;
+    await page.goto(`${server.url}/dashboard/`);
+    await page.getByLabel("API key").fill(org.apiKey);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+    await page
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: "Evaluations" })
+      .click();
+    const openButtons = page.getByRole("button", { name: /Open the report/ });
+    await openButtons.first().waitFor();
+    expect(await openButtons.count()).toBe(1);
+    await openButtons.first().click();
+
+    // Multiple-choice and continuous scores, each with its own n.
+    const other = page.getByRole("table", { name: "Multiple-choice and continuous scores" });
+    const cells = await other
+      .getByRole("row", { name: new RegExp(MODEL) })
+      .locator("td")
+      .allTextContents();
+    const scores = summary.models[MODEL];
+    expect(cells[0]).toBe(String(scores?.multiple_choice?.n));
+    expect(cells[1]).toBe(scores?.multiple_choice?.brier?.toFixed(4));
+    expect(cells[2]).toBe(String(scores?.continuous?.n));
+
+    const table = page.getByRole("table", { name: "Forecasts by question" });
+    const body = table.locator("tbody tr");
+    await body.first().waitFor();
+    expect(await body.count()).toBe(summary.questions.length);
+    expect(summary.questions.length).toBeGreaterThan(3);
+
+    await page.getByLabel("Answer type").selectOption("multiple_choice");
+    expect(await body.count()).toBe(1);
+    expect(await body.first().getByRole("rowheader").textContent()).toBe(
+      "Which team wins the 2025 final?",
+    );
+    await expect(page.getByTestId("questions-shown").textContent()).resolves.toBe(
+      `1 of ${summary.questions.length} shown`,
+    );
+    await page.getByLabel("Answer type").selectOption("");
+
+    await page.getByRole("button", { name: `${MODEL} score` }).click();
+    const shown = await body.locator("td:nth-last-child(2)").allTextContents();
+    const expected = summary.questions
+      .map((row) => row.forecasts[MODEL]?.score ?? null)
+      .sort((a, b) => (a ?? Number.POSITIVE_INFINITY) - (b ?? Number.POSITIVE_INFINITY));
+    expect(shown.map((text) => text.split(" ")[0])).toEqual(
+      expected.map((score) => (score === null ? "–" : score.toFixed(4))),
+    );
+    const header = page.getByRole("columnheader", { name: `${MODEL} score` });
+    expect(await header.getAttribute("aria-sort")).toBe("ascending");
+
+    await body.first().locator("summary").click();
+    await body.first().getByText(MODEL, { exact: true }).waitFor();
+    expect(watched.problems, watched.problems.join("\n")).toEqual([]);
+    await watched.context.close();
+  });
+});

@@ -1,0 +1,56 @@
+import type { Services } from "../../src/services.js";
+import type { Clock } from "../../src/util/clock.js";
+import { createTestDatabase } from "./postgres.js";
+import { openServices, sqliteUrl } from "./services.js";
+import { TempDirs } from "./temp-dir.js";
+
+/** One empty database plus a way to open any number of independent connections to it. */
+export interface DatabaseUnderTest {
+  /** Services on their own connection (pool); several model several processes. */
+  open(clock?: Clock): Promise<Services>;
+  dispose(): Promise<void>;
+}
+
+export interface DatabaseKind {
+  name: "sqlite" | "postgres";
+  create(): Promise<DatabaseUnderTest>;
+}
+
+function track(url: string, dataDir: string, cleanup: () => Promise<void>): DatabaseUnderTest {
+  const opened: Services[] = [];
+  return {
+    open: async (clock) => {
+      const services = await openServices(url, dataDir, clock);
+      opened.push(services);
+      return services;
+    },
+    dispose: async () => {
+      for (const services of opened.splice(0)) await services.close();
+      await cleanup();
+    },
+  };
+}
+
+export const sqliteDatabase: DatabaseKind = {
+  name: "sqlite",
+  create: async () => {
+    const temp = new TempDirs();
+    const dataDir = temp.make("sibyl-sqlite-");
+    return track(sqliteUrl(dataDir), dataDir, async () => temp.removeAll());
+  },
+};
+
+export const postgresDatabase: DatabaseKind = {
+  name: "postgres",
+  create: async () => {
+    const temp = new TempDirs();
+    const dataDir = temp.make("sibyl-postgres-");
+    const database = await createTestDatabase();
+    return track(database.url, dataDir, async () => {
+      await database.drop();
+      temp.removeAll();
+    });
+  },
+};
+
+export const BOTH_DATABASES = [sqliteDatabase, postgresDatabase];

@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+
+/** Nanoseconds the calling thread has run on a CPU (Linux's scheduler statistics). */
+function threadCpuNs(): number {
+  return Number(readFileSync("/proc/thread-self/schedstat", "latin1").split(" ")[0]);
+}
+
+/**
+ * The longest the event loop went between two turns while `work` ran, in CPU milliseconds of
+ * the main thread rather than wall time: on a machine shared with other work a thread waits for
+ * a core now and then, which stretches wall time but not what the loop itself computed, and
+ * V8's helper threads (parallel garbage collection) do not hold the loop. A 1 ms timer marks
+ * each turn; the main thread's CPU between two of its runs is the longest stretch the loop was
+ * held.
+ */
+export async function longestLoopHoldMs(work: () => Promise<void>): Promise<number> {
+  let longest = 0;
+  let last = threadCpuNs();
+  let ticking = true;
+  const tick = () => {
+    const now = threadCpuNs();
+    longest = Math.max(longest, (now - last) / 1e6);
+    last = now;
+    if (ticking) timer = setTimeout(tick, 1);
+  };
+  let timer = setTimeout(tick, 1);
+  try {
+    await work();
+  } finally {
+    ticking = false;
+    clearTimeout(timer);
+    tick();
+  }
+  return longest;
+}

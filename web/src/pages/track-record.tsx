@@ -1,0 +1,127 @@
+import { useState } from "react";
+import type { Api } from "../api/client";
+import { allKeys, questionPage, type ScoreGrouping, scores } from "../api/endpoints";
+import { CalibrationChart } from "../components/calibration-chart";
+import { LiveRegion, Loading } from "../components/notice";
+import { ScoreTable } from "../components/score-table";
+import { TrackQuestions } from "../components/track-questions";
+import { useLoad } from "../components/use-load";
+
+const GROUPINGS: { groupBy: ScoreGrouping; label: string }[] = [
+  { groupBy: "model", label: "Model" },
+  { groupBy: "api_key", label: "API key" },
+  { groupBy: "tag", label: "Tag" },
+];
+
+/** The live record: scores of resolved forecasts, their calibration, and every question. */
+export function TrackRecord({ api }: { api: Api }) {
+  return (
+    <div className="stack">
+      <Scores api={api} />
+      <Questions api={api} />
+    </div>
+  );
+}
+
+function Scores({ api }: { api: Api }) {
+  const [groupBy, setGroupBy] = useState<ScoreGrouping>("model");
+  // undefined: the first group with binary forecasts.
+  const [chosen, setChosen] = useState<string | null | undefined>(undefined);
+  const [report] = useLoad(() => scores(api, groupBy), [api, groupBy]);
+  // An inference key cannot list keys: their ids are shown instead of their names.
+  const [keys] = useLoad(() => allKeys(api).catch(() => []), [api]);
+  const keyNames = new Map(
+    keys.state === "ready" ? keys.value.map((key) => [key.id, key.name ?? key.redacted_value]) : [],
+  );
+  const nameOf = (group: string | null) =>
+    group === null ? "none" : groupBy === "api_key" ? (keyNames.get(group) ?? group) : group;
+  const label = GROUPINGS.find((entry) => entry.groupBy === groupBy)?.label ?? groupBy;
+  const groups = report.state === "ready" ? report.value.data : [];
+  const plotted =
+    chosen === undefined
+      ? groups.find((entry) => entry.binary.calibration.length > 0)
+      : groups.find((entry) => entry.group === chosen);
+
+  return (
+    <section className="card" aria-labelledby="scores-heading">
+      <div className="section-head">
+        <h2 id="scores-heading">Scores of resolved forecasts</h2>
+        <div className="field inline-field">
+          <label htmlFor="scores-group">Group by</label>
+          <select
+            id="scores-group"
+            value={groupBy}
+            onChange={(event) => {
+              setGroupBy(event.target.value as ScoreGrouping);
+              setChosen(undefined);
+            }}
+          >
+            {GROUPINGS.map((entry) => (
+              <option key={entry.groupBy} value={entry.groupBy}>
+                {entry.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {report.state === "loading" ? <Loading what="scores" /> : null}
+      {report.state === "failed" ? <LiveRegion tone="error">{report.message}</LiveRegion> : null}
+      {report.state === "ready" ? (
+        <>
+          <ScoreTable
+            groups={groups}
+            label={label}
+            nameOf={nameOf}
+            plotted={plotted?.group ?? null}
+            onPlot={setChosen}
+          />
+          {plotted && plotted.binary.calibration.length > 0 ? (
+            <CalibrationChart bins={plotted.binary.calibration} group={nameOf(plotted.group)} />
+          ) : null}
+        </>
+      ) : null}
+      <p className="muted small">
+        Lower Brier is better; the log score is the mean log of the probability given to the outcome
+        (higher is better). Unread answers count as 0.5, or uniform over the options.
+      </p>
+    </section>
+  );
+}
+
+function Questions({ api }: { api: Api }) {
+  // The cursor of each page shown so far: the last question id of the page before it.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const after = cursors.at(-1);
+  const [page] = useLoad(() => questionPage(api, after), [api, after]);
+  return (
+    <section className="card" aria-labelledby="questions-heading">
+      <h2 id="questions-heading">Questions, newest first</h2>
+      {page.state === "loading" ? <Loading what="questions" /> : null}
+      {page.state === "failed" ? <LiveRegion tone="error">{page.message}</LiveRegion> : null}
+      {page.state === "ready" ? (
+        <>
+          <TrackQuestions rows={page.value.questions} />
+          <nav className="pager" aria-label="Question pages">
+            <button
+              type="button"
+              disabled={cursors.length === 0}
+              onClick={() => setCursors(cursors.slice(0, -1))}
+            >
+              Newer questions
+            </button>
+            <span className="muted small" aria-live="polite">
+              Page {cursors.length + 1}
+            </span>
+            <button
+              type="button"
+              disabled={!page.value.hasMore || !page.value.lastId}
+              onClick={() => setCursors([...cursors, page.value.lastId as string])}
+            >
+              Older questions
+            </button>
+          </nav>
+        </>
+      ) : null}
+    </section>
+  );
+}
