@@ -172,8 +172,9 @@ describe("ForecastBench's leaderboard figures on a real round", () => {
     }
     // The counts ForecastBench publishes for this round's forecasters (leaderboards/csv/
     // leaderboard_baseline.csv of forecastbench-datasets at 9abcac9f, "Superforecaster median
-    // forecast": N dataset 521, N market 57). Its published Brier scores for that median (0.131,
-    // 0.073, 0.102) are of its own median file, which is not published; see the fixture's README.
+    // forecast": N dataset 521, N market 57). That file's "Brier" columns (0.131, 0.073, 0.102)
+    // are difficulty-adjusted over every round of the leaderboard, not this round's plain Brier;
+    // forecastbench-published.test.ts reproduces the plain figures ForecastBench published.
     expect(expected.plain["ForecastBench|Always 0.5"]).toMatchObject({
       n_dataset: 521,
       n_market: 57,
