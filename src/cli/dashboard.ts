@@ -1,4 +1,4 @@
-import { DEFAULT_LINK_MINUTES, SignInLinks } from "../auth/sign-in-links.js";
+import { DEFAULT_LINK_MINUTES } from "../auth/sign-in-links.js";
 import { createServices } from "../services.js";
 import { type Command, UsageError } from "./command.js";
 

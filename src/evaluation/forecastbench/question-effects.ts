@@ -2,7 +2,6 @@ import { mean } from "../scoring/bootstrap.js";
 import { brierScore } from "../scoring/rules.js";
 import { questionFixedEffects, type ScoreCell } from "./fixed-effects.js";
 import type { ForecasterIdentity, Leaderboard } from "./reference-models.js";
-import type { BenchRow } from "./scores.js";
 import type { QuestionKind } from "./sources.js";
 
 /** A reference forecaster's resolved row, from ForecastBench's forecast files. */
