@@ -161,6 +161,14 @@ export function tokenize(text: string): Tokens {
       index = invisibleEnd;
       continue;
     }
+    // An escaped ideograph is one token, as it is unescaped: 令和 in an address is two.
+    const ideograph = code === PERCENT ? escapedIdeographEnd(text, index) : index;
+    if (ideograph > index) {
+      tokens.push(WORD, escapedText(text.slice(index, ideograph)), gap, index, ideograph);
+      index = ideograph;
+      gap = false;
+      continue;
+    }
     const kind =
       code === PERCENT && startsEscapedLetters(text, index) ? LETTER_CLASS : classOf(code);
     if (kind === DIGIT_CLASS) {
@@ -195,7 +203,7 @@ export function tokenize(text: string): Tokens {
       while (index < text.length) {
         const next = text.codePointAt(index) as number;
         if (next === PERCENT) {
-          const end = escapesEnd(text, index);
+          const end = escapedLettersEnd(text, index);
           const run = end > index ? text.slice(index, end) : "";
           const letters =
             run === "" ? null : INVISIBLE_RUN.test(escapedText(run)) ? "" : escapedLetters(run);
@@ -251,9 +259,40 @@ function invisibleEscapesEnd(text: string, from: number): number {
   return end > from && INVISIBLE_RUN.test(escapedText(text.slice(from, end))) ? end : from;
 }
 
+/** The end of the escapes of the one character encoded at `from`; `from` when there is none. */
+function escapedCharEnd(text: string, from: number): number {
+  if (text.charCodeAt(from) !== PERCENT) return from;
+  const lead = Number.parseInt(text.slice(from + 1, from + 3), 16);
+  const bytes = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+  if (bytes === 0) return from;
+  // Only this character's escapes are looked at: a long run stays linear.
+  for (let at = from; at < from + 3 * bytes; at += 3) {
+    if (text.charCodeAt(at) !== PERCENT || !HEX.test(text.slice(at + 1, at + 3))) return from;
+  }
+  return from + 3 * bytes;
+}
+
+/** The end of the escapes at `from` when they encode an ideograph, else `from`. */
+function escapedIdeographEnd(text: string, from: number): number {
+  const end = escapedCharEnd(text, from);
+  if (end === from) return from;
+  const code = escapedText(text.slice(from, end)).codePointAt(0) as number;
+  return classOf(code) === IDEOGRAPH_CLASS ? end : from;
+}
+
+/** The end of the run of percent-escapes at `from`, stopping before an escaped ideograph. */
+function escapedLettersEnd(text: string, from: number): number {
+  let index = from;
+  for (;;) {
+    const end = escapedCharEnd(text, index);
+    if (end === index || escapedIdeographEnd(text, index) > index) return index;
+    index = end;
+  }
+}
+
 /** Whether the percent-escapes at `from` stand for letters ("%CE%9Cay", "4%CE%A4%CE%97"). */
 function startsEscapedLetters(text: string, from: number): boolean {
-  const end = escapesEnd(text, from);
+  const end = escapedLettersEnd(text, from);
   return end > from && escapedLetters(text.slice(from, end)) !== null;
 }
 

@@ -187,6 +187,27 @@ describe("the guard over generated dates", () => {
     );
   });
 
+  it("reads every form of a day in an address as it reads it in the text", async () => {
+    // Addresses are read raw and decoded: escaped letters and ideographs must group as they do
+    // unescaped, or a control turns into a yearless day that the cutoff's own year makes later.
+    await fc.assert(
+      fc.asyncProperty(
+        form,
+        dayBetween("2019-01-01", "2031-01-01"),
+        fc.constantFrom<ShownField>("url", "url-as-title"),
+        async (f, day, where) => {
+          fc.pre(unambiguouslyBefore(f, day));
+          const words = f.render(day);
+          expect(
+            await reachesModel(where, words, "Zqxmark"),
+            `${f.name}: ${JSON.stringify(words)} in ${where}`,
+          ).toBe(await reachesModel("text", words, "Zqxmark"));
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+  });
+
   it("drops a period that starts at or after the cutoff and keeps one wholly before it", async () => {
     await fc.assert(
       fc.asyncProperty(
