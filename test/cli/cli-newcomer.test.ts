@@ -238,7 +238,7 @@ describe("--config decides where the data lives", () => {
     expect(balance.status).toBe(200);
     child.kill("SIGTERM");
     expect((await exited).code).toBe(0);
-  });
+  }, 90_000);
 
   it("names the command that creates an organization when a fresh server starts", async () => {
     const cwd = temp.make("sibyl-first-start-");

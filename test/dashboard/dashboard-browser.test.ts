@@ -581,7 +581,7 @@ describe("the dashboard in headless Chromium", () => {
         }
       }
     }
-  });
+  }, 120_000);
 });
 
 const capitalized = (text: string) => `${text[0]?.toUpperCase()}${text.slice(1)}`;

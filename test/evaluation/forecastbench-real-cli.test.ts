@@ -210,5 +210,5 @@ describe("sibyl eval on a real ForecastBench round, against ForecastBench's own 
     near(sparseFigures?.imputation.dataset_pct, shares?.dataset_pct, 6);
     expect(sparseFigures?.imputation.over_cutoff).toBe(true);
     expect(summary.imputation_rule.over_cutoff).toEqual(["sparse-superforecaster"]);
-  });
+  }, 120_000);
 });

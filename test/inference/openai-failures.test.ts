@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamError } from "../../src/inference/errors.js";
 import type { OpenAIProvider } from "../../src/inference/openai/index.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
+import { until } from "../support/polling.js";
 import { chatRequest, deployment, testProvider } from "./provider-fixtures.js";
 
 let upstream: FakeUpstream;
@@ -82,6 +83,8 @@ describe("retries", () => {
     upstream.setDefault({ status: 503 });
     const controller = new AbortController();
     const pending = failureOf(slow.complete(chatRequest("Q", {}, controller.signal)));
+    // Abort once the first attempt has been answered, so the abort lands in the retry wait.
+    await until(() => upstream.requests.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 30));
     controller.abort();
     expect((await pending).failure).toBe("aborted");
