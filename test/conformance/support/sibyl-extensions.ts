@@ -1,26 +1,89 @@
-/**
- * Fields Sibyl adds to OpenAI's shapes, as documented in docs/ (api.md, answers.md, research.md,
- * batches.md): allowed additions wherever OpenAI's schema would otherwise forbid them. OpenAI's
- * schemas for the shapes Sibyl serves allow unknown properties, so these matter only if a new
- * description closes one; a field not listed here still fails there.
- */
-export const EXTENSION_FIELDS: readonly string[] = [
-  // usage (chat, text, Responses)
+import type { SpecSchema } from "../../../scripts/openai-openapi/document.js";
+import { schemaAt } from "./schema-at.js";
+
+/** Fields Sibyl adds at one place of an OpenAI schema: a component, then the path inside it. */
+export interface Extension {
+  component: string;
+  path: string[];
+  fields: string[];
+  /** What the fields hold, when OpenAI's description has a schema for it; anything otherwise. */
+  schema?: unknown;
+}
+
+const CHOICE = ["properties", "choices", "items"];
+const COST_FIELDS = [
   "cost_usd",
   "inference_cost_usd",
   "research_cost_usd",
   "classification_cost_usd",
-  // chat message and stream delta: the model's reasoning
-  "thinking",
-  // chat completion and Responses object: an ensemble's samples
-  "ensemble",
-  // error bodies: FastAPI-style problems
-  "detail",
-  // models: catalogue details and prices
-  "name",
-  "description",
-  "context_length",
-  "max_completion_tokens",
-  "pricing",
-  "knowledge_cutoff",
 ];
+
+/**
+ * Sibyl's documented extensions (docs/api.md, answers.md, research.md, batches.md), each at the
+ * only place it is allowed: anywhere else, a property OpenAI's schema does not define fails.
+ */
+export const SIBYL_EXTENSIONS: readonly Extension[] = [
+  { component: "CompletionUsage", path: [], fields: COST_FIELDS },
+  { component: "ResponseUsage", path: [], fields: COST_FIELDS },
+  // The model's thinking, whole and streamed.
+  { component: "ChatCompletionResponseMessage", path: [], fields: ["thinking"] },
+  { component: "ChatCompletionStreamResponseDelta", path: [], fields: ["thinking"] },
+  // A streamed choice's citations, on its last chunk, as a whole message has them.
+  {
+    component: "ChatCompletionStreamResponseDelta",
+    path: [],
+    fields: ["annotations"],
+    schema: { $ref: "#/components/schemas/ChatCompletionResponseMessage/properties/annotations" },
+  },
+  // An ensemble's samples, the sources research gave the model, how an answer was read.
+  { component: "CreateChatCompletionResponse", path: [], fields: ["ensemble", "research"] },
+  { component: "CreateChatCompletionResponse", path: CHOICE, fields: ["forecast"] },
+  { component: "CreateChatCompletionStreamResponse", path: [], fields: ["research"] },
+  { component: "CreateChatCompletionStreamResponse", path: CHOICE, fields: ["forecast"] },
+  { component: "CreateCompletionResponse", path: CHOICE, fields: ["forecast"] },
+  { component: "Response", path: [], fields: ["ensemble", "research", "forecast"] },
+  // OpenAI's servers send `store` on a response too, though its description leaves it out;
+  // Sibyl's says false (docs/api.md: nothing is stored).
+  { component: "Response", path: [], fields: ["store"] },
+  // OpenAI's servers nest the error of an `error` event as well, and its SDKs read it there.
+  { component: "ResponseErrorEvent", path: [], fields: ["error"] },
+  { component: "Batch", path: [], fields: ["cost_usd"] },
+  {
+    component: "Model",
+    path: [],
+    fields: [
+      "name",
+      "description",
+      "context_length",
+      "max_completion_tokens",
+      "pricing",
+      "knowledge_cutoff",
+    ],
+  },
+  // FastAPI-style problems beside OpenAI's error.
+  { component: "ErrorResponse", path: [], fields: ["detail"] },
+];
+
+/**
+ * The schemas with each extension's fields defined (as anything) at its place. A place OpenAI's
+ * description no longer has fails loudly; a field OpenAI comes to define is checked as OpenAI
+ * defines it.
+ */
+export function withExtensions(
+  schemas: Record<string, SpecSchema>,
+  extensions: readonly Extension[] = SIBYL_EXTENSIONS,
+): Record<string, SpecSchema> {
+  const extended = { ...schemas };
+  for (const { component, path, fields, schema: holds = true } of extensions) {
+    const schema = structuredClone(extended[component]);
+    const place = schemaAt(schema, path);
+    if (!schema || !place) {
+      throw new Error(`OpenAI's description has no ${[component, ...path].join("/")} any more`);
+    }
+    const properties = (place.properties ?? {}) as Record<string, unknown>;
+    for (const field of fields) properties[field] ??= holds;
+    place.properties = properties;
+    extended[component] = schema;
+  }
+  return extended;
+}
