@@ -10,6 +10,7 @@ import {
   VENDORED_SPEC,
 } from "../../scripts/openai-openapi/document.js";
 import { SERVED_SHAPES } from "../../scripts/openai-openapi/served-shapes.js";
+import { batchLineProblems } from "./support/batch-lines.js";
 import { TEXT_COMPLETION_CHUNK } from "./support/derived-schemas.js";
 import { OpenAISchemas, openAISchemas } from "./support/openai-schemas.js";
 import type { Extension } from "./support/sibyl-extensions.js";
@@ -229,6 +230,54 @@ describe("the validator rejects what OpenAI's schema forbids", () => {
   for (const [name, component, body] of broken) {
     it(`rejects ${name}`, () => {
       expect(schemas.problems(component, body)).not.toEqual([]);
+    });
+  }
+});
+
+describe("the batch line check rejects what OpenAI's Batch guide forbids", () => {
+  const OUTPUT: Json = {
+    id: "batch_req_1",
+    custom_id: "a",
+    response: { status_code: 200, request_id: "req_1", body: CHAT },
+    error: null,
+  };
+  const CANCELLED: Json = {
+    id: "batch_req_2",
+    custom_id: "b",
+    response: null,
+    error: { code: "batch_cancelled", message: "The batch was cancelled." },
+  };
+  const REFUSED = changed(OUTPUT, ["response"], {
+    status_code: 400,
+    request_id: "req_2",
+    body: { error: { message: "m", type: "invalid_request_error", param: null, code: null } },
+  });
+
+  it("accepts an output line, a refused line and a line that never ran", () => {
+    expect(batchLineProblems(schemas, OUTPUT)).toEqual([]);
+    expect(batchLineProblems(schemas, REFUSED)).toEqual([]);
+    expect(batchLineProblems(schemas, CANCELLED)).toEqual([]);
+  });
+
+  const broken: [string, Json][] = [
+    ["no custom_id", changed(OUTPUT, ["custom_id"], undefined)],
+    ["an id that is not a string", changed(OUTPUT, ["id"], 1)],
+    ["neither response nor error", changed(OUTPUT, ["response"], null)],
+    ["both response and error", changed(OUTPUT, ["error"], { code: "x", message: "y" })],
+    ["a line field OpenAI does not send", changed(OUTPUT, ["cost_usd"], 0.1)],
+    ["a status code as a string", changed(OUTPUT, ["response", "status_code"], "200")],
+    ["no request_id", changed(OUTPUT, ["response", "request_id"], undefined)],
+    [
+      "a body without logprobs",
+      changed(OUTPUT, ["response", "body", "choices", 0, "logprobs"], undefined),
+    ],
+    ["an error body that is not an error", changed(REFUSED, ["response", "body"], CHAT)],
+    ["an error without message", changed(CANCELLED, ["error", "message"], undefined)],
+    ["an error with a field more", changed(CANCELLED, ["error", "param"], null)],
+  ];
+  for (const [name, line] of broken) {
+    it(`rejects ${name}`, () => {
+      expect(batchLineProblems(schemas, line)).not.toEqual([]);
     });
   }
 });
