@@ -60,6 +60,9 @@ export const SIBYL_EXTENSIONS: readonly Extension[] = [
       "knowledge_cutoff",
     ],
   },
+  // A day's usage in dollars; costs grouped by model, which only usage records carry.
+  { component: "UsageCompletionsResult", path: [], fields: ["cost_usd"] },
+  { component: "CostsResult", path: [], fields: ["model"] },
   // FastAPI-style problems beside OpenAI's error.
   { component: "ErrorResponse", path: [], fields: ["detail"] },
 ];
