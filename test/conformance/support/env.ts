@@ -33,7 +33,7 @@ export interface ConformanceEnv {
  * built-in baseline and a scripted news source for research.
  */
 export async function startConformanceEnv(
-  options: { requestsPerMinute?: number } = {},
+  options: { requestsPerMinute?: number; bodyStallSeconds?: number } = {},
 ): Promise<ConformanceEnv> {
   const fake = await startFakeUpstream();
   const news = new ScriptedProvider("scripted-news", true);
@@ -45,6 +45,9 @@ export async function startConformanceEnv(
         { id: BASELINE, provider: "baseline", max_completion_tokens: 4_096 },
       ],
       limits: { requests_per_minute: options.requestsPerMinute ?? 100_000 },
+      ...(options.bodyStallSeconds
+        ? { server: { body_stall_seconds: options.bodyStallSeconds } }
+        : {}),
       research: { sources: { news_search: { provider: "scripted-news" } }, cache_seconds: 0 },
     },
   });

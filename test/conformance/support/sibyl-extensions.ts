@@ -65,6 +65,8 @@ export const SIBYL_EXTENSIONS: readonly Extension[] = [
   { component: "CostsResult", path: [], fields: ["model"] },
   // FastAPI-style problems beside OpenAI's error.
   { component: "ErrorResponse", path: [], fields: ["detail"] },
+  // A payment's 402: RFC 9457 problem details (docs/payments.md), with the MPP draft's challengeId.
+  { component: "ErrorResponse", path: [], fields: ["type", "title", "status", "challengeId"] },
 ];
 
 /**
