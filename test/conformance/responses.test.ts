@@ -15,6 +15,10 @@ const REQUEST = {
 const EXTENSIONS: Record<string, Json> = {
   plain: {},
   "answer_type binary": { answer_type: "binary" },
+  "answer_type multiple_choice": { answer_type: "multiple_choice" },
+  "answer_type continuous": { answer_type: "continuous" },
+  question_id: { answer_type: "binary", question_id: "conformance-bridge" },
+  "calibration auto": { answer_type: "binary", calibration: "auto" },
   research: { research: true },
   prediction_date: {
     prediction_date: "2025-06-01T00:00:00Z",
