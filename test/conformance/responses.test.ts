@@ -171,6 +171,21 @@ describe("the Responses API matches OpenAI's schema", () => {
     }
   });
 
+  it("reads as numbers, through the openai SDK's types, every usage count OpenAI requires", async () => {
+    script({});
+    const client = env.client(apiKey);
+    const whole = await client.responses.create({ model: MODEL, input: REQUEST.input });
+    const streamed = await client.responses
+      .stream({ model: MODEL, input: REQUEST.input })
+      .finalResponse();
+    for (const { usage } of [whole, streamed]) {
+      if (!usage) throw new Error("no usage");
+      const { input_tokens_details: input, output_tokens_details: output } = usage;
+      const counted = input.cached_tokens + input.cache_write_tokens + output.reasoning_tokens;
+      expect(Number.isInteger(counted), JSON.stringify(usage)).toBe(true);
+    }
+  });
+
   it("saw every event type Sibyl sends", () => {
     expect([...seen].sort()).toEqual([...EVENT_TYPES].sort());
   });
