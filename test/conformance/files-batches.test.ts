@@ -47,9 +47,9 @@ describe("files and batches match OpenAI's schema", () => {
     await env?.close();
   });
 
-  async function upload(content: string, name = "input.jsonl"): Promise<Json> {
+  async function upload(content: string, name = "input.jsonl", purpose = "batch"): Promise<Json> {
     const form = new FormData();
-    form.set("purpose", "batch");
+    form.set("purpose", purpose);
     form.set("file", new Blob([content]), name);
     const response = await fetch(`${env.url}/v1/files`, {
       method: "POST",
@@ -204,6 +204,15 @@ describe("files and batches match OpenAI's schema", () => {
     const deleted = await call(env, "DELETE", `/v1/files/${String(file.id)}`, apiKey);
     expect(deleted.status).toBe(200);
     schemas.assertConforms("DeleteFileResponse", deleted.json());
+  });
+
+  it("a backtest's file, which has Sibyl's own purpose", async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
+    const plot = await upload(svg, "calibration.svg", "evaluation");
+    expect(plot.purpose).toBe("evaluation");
+    await get(`/v1/files/${String(plot.id)}`, "OpenAIFile");
+    const listed = await get("/v1/files", "ListFilesResponse");
+    expect((listed.data as Json[]).map((file) => file.id)).toContain(plot.id);
   });
 
   it("empty lists", async () => {

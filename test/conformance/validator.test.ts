@@ -68,6 +68,16 @@ const RESPONSE: Json = {
   },
 };
 
+const FILE: Json = {
+  id: "file-1",
+  object: "file",
+  bytes: 1,
+  created_at: 1,
+  filename: "plot.svg",
+  purpose: "evaluation",
+  status: "processed",
+};
+
 /** A copy of the body with one change made at a path (`undefined` deletes). */
 function changed(body: Json, at: (string | number)[], value: unknown): Json {
   const copy = structuredClone(body);
@@ -90,6 +100,7 @@ describe("the validator rejects what OpenAI's schema forbids", () => {
       schemas.problems("CreateChatCompletionResponse", { ...extended, ensemble: {}, research: {} }),
     ).toEqual([]);
     expect(schemas.problems("Response", RESPONSE)).toEqual([]);
+    expect(schemas.problems("OpenAIFile", FILE)).toEqual([]);
   });
 
   const broken: [string, string, Json][] = [
@@ -221,6 +232,11 @@ describe("the validator rejects what OpenAI's schema forbids", () => {
     ],
     ["an error without param", "ErrorResponse", { error: { message: "m", type: "t", code: null } }],
     ["a model without owned_by", "Model", { id: "m", object: "model", created: 1 }],
+    [
+      "a file of a purpose neither OpenAI nor Sibyl has",
+      "OpenAIFile",
+      { ...FILE, purpose: "backtest" },
+    ],
     [
       "a file list without has_more",
       "ListFilesResponse",

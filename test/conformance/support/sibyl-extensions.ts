@@ -1,14 +1,19 @@
 import type { SpecSchema } from "../../../scripts/openai-openapi/document.js";
 import { schemaAt } from "./schema-at.js";
 
-/** Fields Sibyl adds at one place of an OpenAI schema: a component, then the path inside it. */
-export interface Extension {
-  component: string;
-  path: string[];
-  fields: string[];
-  /** What the fields hold, when OpenAI's description has a schema for it; anything otherwise. */
-  schema?: unknown;
-}
+/**
+ * What Sibyl adds at one place of an OpenAI schema (a component, then the path inside it):
+ * properties, or values of an enum.
+ */
+export type Extension =
+  | {
+      component: string;
+      path: string[];
+      fields: string[];
+      /** What the fields hold, when OpenAI's description has a schema for it; anything otherwise. */
+      schema?: unknown;
+    }
+  | { component: string; path: string[]; values: string[] };
 
 const CHOICE = ["properties", "choices", "items"];
 const COST_FIELDS = [
@@ -63,6 +68,10 @@ export const SIBYL_EXTENSIONS: readonly Extension[] = [
   // A day's usage in dollars; costs grouped by model, which only usage records carry.
   { component: "UsageCompletionsResult", path: [], fields: ["cost_usd"] },
   { component: "CostsResult", path: [], fields: ["model"] },
+  // Files a backtest keeps on the server (docs/evaluation.md). The one value Sibyl sends outside
+  // an enum of OpenAI's: a client that checks enums strictly fails to read these files, and a
+  // file list holding them.
+  { component: "OpenAIFile", path: ["properties", "purpose"], values: ["evaluation"] },
   // FastAPI-style problems beside OpenAI's error.
   { component: "ErrorResponse", path: [], fields: ["detail"] },
   // A payment's 402: RFC 9457 problem details (docs/payments.md), with the MPP draft's challengeId.
@@ -70,24 +79,29 @@ export const SIBYL_EXTENSIONS: readonly Extension[] = [
 ];
 
 /**
- * The schemas with each extension's fields defined (as anything) at its place. A place OpenAI's
- * description no longer has fails loudly; a field OpenAI comes to define is checked as OpenAI
- * defines it.
+ * The schemas with each extension's fields defined (as anything, unless a schema is named) and
+ * values allowed at its place. A place OpenAI's description no longer has fails loudly; a field
+ * OpenAI comes to define is checked as OpenAI defines it.
  */
 export function withExtensions(
   schemas: Record<string, SpecSchema>,
   extensions: readonly Extension[] = SIBYL_EXTENSIONS,
 ): Record<string, SpecSchema> {
   const extended = { ...schemas };
-  for (const { component, path, fields, schema: holds = true } of extensions) {
+  for (const extension of extensions) {
+    const { component, path } = extension;
     const schema = structuredClone(extended[component]);
     const place = schemaAt(schema, path);
-    if (!schema || !place) {
-      throw new Error(`OpenAI's description has no ${[component, ...path].join("/")} any more`);
+    const where = [component, ...path].join("/");
+    if (!schema || !place) throw new Error(`OpenAI's description has no ${where} any more`);
+    if ("values" in extension) {
+      if (!Array.isArray(place.enum)) throw new Error(`${where} is no enum any more`);
+      place.enum = [...new Set([...place.enum, ...extension.values])];
+    } else {
+      const properties = (place.properties ?? {}) as Record<string, unknown>;
+      for (const field of extension.fields) properties[field] ??= extension.schema ?? true;
+      place.properties = properties;
     }
-    const properties = (place.properties ?? {}) as Record<string, unknown>;
-    for (const field of fields) properties[field] ??= holds;
-    place.properties = properties;
     extended[component] = schema;
   }
   return extended;
