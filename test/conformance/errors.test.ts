@@ -239,16 +239,19 @@ describe("error bodies match OpenAI's ErrorResponse", () => {
       env.fake.reset();
     });
 
-    it("an error in the middle of a chat stream", async () => {
+    it("an error in the middle of a chat or text stream", async () => {
       env.fake.setDefault({ contents: ["One two three four."], failAfterChunks: 2 });
-      const response = await call(env, "POST", "/v1/chat/completions", apiKey, {
-        ...CHAT,
-        stream: true,
-      });
-      const events = response.text.split("\n\n").filter((block) => block.startsWith("data: {"));
-      const failure = JSON.parse(events.at(-1)?.slice("data: ".length) ?? "{}") as Json;
-      expect(failure.error).toBeTypeOf("object");
-      schemas.assertConforms("ErrorResponse", failure, "stream error event");
+      const requests = [
+        ["/v1/chat/completions", CHAT],
+        ["/v1/completions", { model: MODEL, prompt: "Will it rain?" }],
+      ] as const;
+      for (const [path, body] of requests) {
+        const response = await call(env, "POST", path, apiKey, { ...body, stream: true });
+        const events = response.text.split("\n\n").filter((block) => block.startsWith("data: {"));
+        const failure = JSON.parse(events.at(-1)?.slice("data: ".length) ?? "{}") as Json;
+        expect(failure.error, path).toBeTypeOf("object");
+        schemas.assertConforms("ErrorResponse", failure, `${path} stream error event`);
+      }
       env.fake.reset();
     });
 
