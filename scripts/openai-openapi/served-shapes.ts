@@ -25,5 +25,9 @@ export const SERVED_SHAPES: readonly { component: string; servedAs: string }[] =
   { component: "ListBatchesResponse", servedAs: "GET /v1/batches" },
   { component: "Model", servedAs: "GET /v1/models/{id}" },
   { component: "ListModelsResponse", servedAs: "GET /v1/models" },
+  {
+    component: "UsageResponse",
+    servedAs: "GET /v1/organization/usage/completions, GET /v1/organization/costs",
+  },
   { component: "ErrorResponse", servedAs: "every error body; batch error lines' bodies" },
 ];

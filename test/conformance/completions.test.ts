@@ -18,10 +18,15 @@ const EXTENSIONS: Record<string, Json> = {
   "answer_type continuous": { answer_type: "continuous" },
   "answer_type free_response": { answer_type: "free_response" },
   "answer_type auto": { answer_type: "auto" },
+  "answer_type continuous_value_only": { answer_type: "continuous_value_only" },
+  question_id: { answer_type: "binary", question_id: "conformance-bridge" },
+  "calibration auto": { answer_type: "binary", calibration: "auto" },
   research: { research: true },
+  "research from named sources": { research: { sources: ["news_search"] } },
   prediction_date: { prediction_date: "2025-06-01", research: true, answer_type: "binary" },
   reasoning: { reasoning_effort: "high" },
   "n 2 with stop and seed": { n: 2, stop: ["\n\n"], seed: 7 },
+  "sampling settings": { temperature: 0.3, top_p: 0.9, top_k: 20, min_p: 0.05, max_tokens: 300 },
 };
 
 /** The reply shows what the extension adds, so the check covers it rather than a plain reply. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBody, fromServiceError, validationBody } from "../../src/error-responses.js";
 import { type ErrorKind, ServiceError } from "../../src/errors.js";
+import { rawExchange } from "../support/raw-http.js";
 import {
   BASELINE,
   type ConformanceEnv,
@@ -61,7 +62,8 @@ describe("error bodies match OpenAI's ErrorResponse", () => {
     beforeAll(async () => {
       [env, limited] = await Promise.all([
         startConformanceEnv(),
-        startConformanceEnv({ requestsPerMinute: 1 }),
+        // Also the server that cuts a stalled body: no other request here sends a slow one.
+        startConformanceEnv({ requestsPerMinute: 1, bodyStallSeconds: 1 }),
       ]);
       apiKey = (await env.org("5")).apiKey;
     });
@@ -181,6 +183,42 @@ describe("error bodies match OpenAI's ErrorResponse", () => {
       await expectError(422, call(env, "POST", "/v1/chat/completions", apiKey, "{not json"));
     });
 
+    /** An answer Node's HTTP layer makes before any route runs, read off the socket. */
+    async function expectRawError(
+      target: ConformanceEnv,
+      status: number,
+      raw: string,
+    ): Promise<void> {
+      const exchange = await rawExchange(target.url, [raw], { timeoutMs: 8_000 });
+      const answer = exchange.responses.find((response) => response.status !== 100);
+      expect(answer?.status, answer?.body).toBe(status);
+      statuses.add(status);
+      schemas.assertConforms("ErrorResponse", JSON.parse(answer?.body ?? ""), `${status} body`);
+    }
+
+    it("400, 408 and 431 from the HTTP layer: a malformed request, a stalled body, huge headers", async () => {
+      await expectRawError(env, 400, "GARBAGE\r\n\r\n");
+      await expectRawError(
+        env,
+        431,
+        `GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Padding: ${"a".repeat(20_000)}\r\n\r\n`,
+      );
+      const { apiKey: key } = await limited.org("5");
+      await expectRawError(
+        limited,
+        408,
+        [
+          "POST /v1/chat/completions HTTP/1.1",
+          "Host: x",
+          `Authorization: Bearer ${key}`,
+          "Content-Type: application/json",
+          "Content-Length: 100",
+          "",
+          '{"model":',
+        ].join("\r\n"),
+      );
+    });
+
     it("429: over the rate limit", async () => {
       const { apiKey: key } = await limited.org("5");
       limited.fake.setDefault({ contents: ["Fine."] });
@@ -201,22 +239,25 @@ describe("error bodies match OpenAI's ErrorResponse", () => {
       env.fake.reset();
     });
 
-    it("an error in the middle of a chat stream", async () => {
+    it("an error in the middle of a chat or text stream", async () => {
       env.fake.setDefault({ contents: ["One two three four."], failAfterChunks: 2 });
-      const response = await call(env, "POST", "/v1/chat/completions", apiKey, {
-        ...CHAT,
-        stream: true,
-      });
-      const events = response.text.split("\n\n").filter((block) => block.startsWith("data: {"));
-      const failure = JSON.parse(events.at(-1)?.slice("data: ".length) ?? "{}") as Json;
-      expect(failure.error).toBeTypeOf("object");
-      schemas.assertConforms("ErrorResponse", failure, "stream error event");
+      const requests = [
+        ["/v1/chat/completions", CHAT],
+        ["/v1/completions", { model: MODEL, prompt: "Will it rain?" }],
+      ] as const;
+      for (const [path, body] of requests) {
+        const response = await call(env, "POST", path, apiKey, { ...body, stream: true });
+        const events = response.text.split("\n\n").filter((block) => block.startsWith("data: {"));
+        const failure = JSON.parse(events.at(-1)?.slice("data: ".length) ?? "{}") as Json;
+        expect(failure.error, path).toBeTypeOf("object");
+        schemas.assertConforms("ErrorResponse", failure, `${path} stream error event`);
+      }
       env.fake.reset();
     });
 
     it("covered every status a client can receive", () => {
       expect([...statuses].sort((a, b) => a - b)).toEqual([
-        400, 401, 402, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504,
+        400, 401, 402, 403, 404, 408, 409, 413, 415, 422, 429, 431, 502, 503, 504,
       ]);
     });
   });

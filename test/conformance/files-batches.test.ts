@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BatchObjectSchema } from "../../src/batches/batch-object-schema.js";
 import { result } from "../research/support/scripted-provider.js";
+import { ManualClock } from "../support/manual-clock.js";
 import { batchLineProblems } from "./support/batch-lines.js";
 import { type ConformanceEnv, call, type Json, MODEL, startConformanceEnv } from "./support/env.js";
 import { openAISchemas } from "./support/openai-schemas.js";
@@ -22,11 +24,13 @@ function chatLine(customId: string, extra: Json = {}): Json {
 const jsonl = (lines: Json[]) => `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
 
 describe("files and batches match OpenAI's schema", () => {
+  /** Stands still unless a test moves it: a batch expires only when told to. */
+  const clock = new ManualClock(Date.now());
   let env: ConformanceEnv;
   let apiKey: string;
 
   beforeAll(async () => {
-    env = await startConformanceEnv();
+    env = await startConformanceEnv({ clock });
     apiKey = (await env.org("50")).apiKey;
     env.news.script = {
       results: [
@@ -43,9 +47,9 @@ describe("files and batches match OpenAI's schema", () => {
     await env?.close();
   });
 
-  async function upload(content: string, name = "input.jsonl"): Promise<Json> {
+  async function upload(content: string, name = "input.jsonl", purpose = "batch"): Promise<Json> {
     const form = new FormData();
-    form.set("purpose", "batch");
+    form.set("purpose", purpose);
     form.set("file", new Blob([content]), name);
     const response = await fetch(`${env.url}/v1/files`, {
       method: "POST",
@@ -58,10 +62,14 @@ describe("files and batches match OpenAI's schema", () => {
     return body;
   }
 
+  /** Every batch status a response carried. */
+  const statuses = new Set<string>();
+
   async function get(path: string, component: string): Promise<Json> {
     const response = await call(env, "GET", path, apiKey);
     expect(response.status, response.text).toBe(200);
     schemas.assertConforms(component, response.json(), `GET ${path}`);
+    if (component === "Batch") statuses.add(String(response.json().status));
     return response.json();
   }
 
@@ -74,6 +82,7 @@ describe("files and batches match OpenAI's schema", () => {
     });
     expect(response.status, response.text).toBe(200);
     schemas.assertConforms("Batch", response.json(), "created batch");
+    statuses.add(String(response.json().status));
     return response.json();
   }
 
@@ -142,12 +151,40 @@ describe("files and batches match OpenAI's schema", () => {
     const cancel = await call(env, "POST", `/v1/batches/${String(created.id)}/cancel`, apiKey);
     expect(cancel.status, cancel.text).toBe(200);
     schemas.assertConforms("Batch", cancel.json(), "cancelled batch");
+    statuses.add(String(cancel.json().status));
     release();
     const batch = await until(String(created.id), (b) => b.status === "cancelled");
     const errors = await resultLines(batch.error_file_id);
     expect(errors.some((line) => (line.error as Json | null)?.code === "batch_cancelled")).toBe(
       true,
     );
+  });
+
+  it("an expired batch, its lines that never ran and output files that expire", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    env.fake.reset();
+    env.fake.setDefault({ gate, contents: ["Late."] });
+    const file = await upload(jsonl(Array.from({ length: 20 }, (_, i) => chatLine(`late-${i}`))));
+    const response = await call(env, "POST", "/v1/batches", apiKey, {
+      input_file_id: file.id,
+      endpoint: "/v1/chat/completions",
+      completion_window: "24h",
+      output_expires_after: { anchor: "created_at", seconds: 7200 },
+    });
+    expect(response.status, response.text).toBe(200);
+    schemas.assertConforms("Batch", response.json(), "created batch");
+    const id = String(response.json().id);
+    await until(id, (b) => b.status === "in_progress");
+    clock.advanceSeconds(25 * 3600);
+    release();
+    const batch = await until(id, (b) => b.status === "expired");
+    const errors = await resultLines(batch.error_file_id);
+    expect(errors.some((line) => (line.error as Json | null)?.code === "batch_expired")).toBe(true);
+    const errorFile = await get(`/v1/files/${String(batch.error_file_id)}`, "OpenAIFile");
+    expect(errorFile.expires_at).toBeTypeOf("number");
   });
 
   it("a batch whose input fails validation", async () => {
@@ -169,6 +206,15 @@ describe("files and batches match OpenAI's schema", () => {
     schemas.assertConforms("DeleteFileResponse", deleted.json());
   });
 
+  it("a backtest's file, which has Sibyl's own purpose", async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
+    const plot = await upload(svg, "calibration.svg", "evaluation");
+    expect(plot.purpose).toBe("evaluation");
+    await get(`/v1/files/${String(plot.id)}`, "OpenAIFile");
+    const listed = await get("/v1/files", "ListFilesResponse");
+    expect((listed.data as Json[]).map((file) => file.id)).toContain(plot.id);
+  });
+
   it("empty lists", async () => {
     const { apiKey: fresh } = await env.org("1");
     for (const [path, component] of [
@@ -184,5 +230,17 @@ describe("files and batches match OpenAI's schema", () => {
   it("the model list and each model", async () => {
     const list = await get("/v1/models", "ListModelsResponse");
     for (const model of list.data as Json[]) await get(`/v1/models/${String(model.id)}`, "Model");
+  });
+
+  it("saw a batch in every status, and each status Sibyl has is one of OpenAI's", async () => {
+    // finalizing lasts as long as writing the result files: not always seen, so also checked alone.
+    const held = BatchObjectSchema.properties.status.anyOf.map((status) => status.const);
+    expect([...statuses]).toEqual(
+      expect.arrayContaining(held.filter((status) => status !== "finalizing")),
+    );
+    const batch = (await call(env, "GET", "/v1/batches?limit=1", apiKey)).json().data as Json[];
+    for (const status of held) {
+      schemas.assertConforms("Batch", { ...batch[0], status }, `a batch ${status}`);
+    }
   });
 });

@@ -89,6 +89,13 @@ describe("the refresh script", () => {
     expect(again.stdout).toContain("No change to the shapes Sibyl serves.");
   });
 
+  it("reads the commit from a URL of the repository that names one", async () => {
+    const other = "fedcba9876543210fedcba9876543210fedcba98";
+    const at = url.replace("/openapi.yaml", `/openai/openai-openapi/${other}/openapi.yaml`);
+    await refresh(at);
+    expect(readSource(path.join(dir, "source.json")).commit).toBe(other);
+  });
+
   it("refuses to write a file whose commit it cannot name, and anything not a description", async () => {
     await expect(refresh(path.join(dir, "new.json"))).rejects.toMatchObject({ code: 2 });
     writeFileSync(path.join(dir, "bad.json"), JSON.stringify({ hello: "world" }));

@@ -15,6 +15,10 @@ const REQUEST = {
 const EXTENSIONS: Record<string, Json> = {
   plain: {},
   "answer_type binary": { answer_type: "binary" },
+  "answer_type multiple_choice": { answer_type: "multiple_choice" },
+  "answer_type continuous": { answer_type: "continuous" },
+  question_id: { answer_type: "binary", question_id: "conformance-bridge" },
+  "calibration auto": { answer_type: "binary", calibration: "auto" },
   research: { research: true },
   prediction_date: {
     prediction_date: "2025-06-01T00:00:00Z",
@@ -164,6 +168,21 @@ describe("the Responses API matches OpenAI's schema", () => {
       });
       const events = await stream({ ...REQUEST, reasoning: { effort: "low" } });
       expect(events.slice(-2).map((event) => event.type)).toEqual(["error", "response.failed"]);
+    }
+  });
+
+  it("reads as numbers, through the openai SDK's types, every usage count OpenAI requires", async () => {
+    script({});
+    const client = env.client(apiKey);
+    const whole = await client.responses.create({ model: MODEL, input: REQUEST.input });
+    const streamed = await client.responses
+      .stream({ model: MODEL, input: REQUEST.input })
+      .finalResponse();
+    for (const { usage } of [whole, streamed]) {
+      if (!usage) throw new Error("no usage");
+      const { input_tokens_details: input, output_tokens_details: output } = usage;
+      const counted = input.cached_tokens + input.cache_write_tokens + output.reasoning_tokens;
+      expect(Number.isInteger(counted), JSON.stringify(usage)).toBe(true);
     }
   });
 

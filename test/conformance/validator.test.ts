@@ -10,8 +10,10 @@ import {
   VENDORED_SPEC,
 } from "../../scripts/openai-openapi/document.js";
 import { SERVED_SHAPES } from "../../scripts/openai-openapi/served-shapes.js";
+import { batchLineProblems } from "./support/batch-lines.js";
 import { TEXT_COMPLETION_CHUNK } from "./support/derived-schemas.js";
 import { OpenAISchemas, openAISchemas } from "./support/openai-schemas.js";
+import type { Extension } from "./support/sibyl-extensions.js";
 import { SPEC_ERRATA } from "./support/spec-errata.js";
 
 const schemas = openAISchemas();
@@ -66,6 +68,16 @@ const RESPONSE: Json = {
   },
 };
 
+const FILE: Json = {
+  id: "file-1",
+  object: "file",
+  bytes: 1,
+  created_at: 1,
+  filename: "plot.svg",
+  purpose: "evaluation",
+  status: "processed",
+};
+
 /** A copy of the body with one change made at a path (`undefined` deletes). */
 function changed(body: Json, at: (string | number)[], value: unknown): Json {
   const copy = structuredClone(body);
@@ -78,9 +90,17 @@ function changed(body: Json, at: (string | number)[], value: unknown): Json {
 }
 
 describe("the validator rejects what OpenAI's schema forbids", () => {
-  it("accepts the well-formed bodies the cases below break", () => {
+  it("accepts the well-formed bodies the cases below break, and Sibyl's extensions in place", () => {
     expect(schemas.problems("CreateChatCompletionResponse", CHAT)).toEqual([]);
+    const extended = structuredClone(CHAT) as Json & { choices: Json[] };
+    Object.assign(extended.usage as Json, { cost_usd: 0.1, inference_cost_usd: 0.1 });
+    Object.assign(extended.choices[0] as Json, { forecast: { answer_type: "binary" } });
+    Object.assign((extended.choices[0] as Json).message as Json, { thinking: "Base rates first." });
+    expect(
+      schemas.problems("CreateChatCompletionResponse", { ...extended, ensemble: {}, research: {} }),
+    ).toEqual([]);
     expect(schemas.problems("Response", RESPONSE)).toEqual([]);
+    expect(schemas.problems("OpenAIFile", FILE)).toEqual([]);
   });
 
   const broken: [string, string, Json][] = [
@@ -96,6 +116,22 @@ describe("the validator rejects what OpenAI's schema forbids", () => {
       changed(CHAT, ["choices", 0, "message", "refusal"], undefined),
     ],
     ["created as a string", "CreateChatCompletionResponse", changed(CHAT, ["created"], "1")],
+    ["an undocumented field", "CreateChatCompletionResponse", changed(CHAT, ["surprise"], 1)],
+    [
+      "an extension away from its place (cost_usd on a choice)",
+      "CreateChatCompletionResponse",
+      changed(CHAT, ["choices", 0, "cost_usd"], 0.1),
+    ],
+    [
+      "thinking on a Responses output message",
+      "Response",
+      changed(RESPONSE, ["output", 0, "thinking"], "Base rates first."),
+    ],
+    [
+      "an undocumented usage detail",
+      "Response",
+      changed(RESPONSE, ["usage", "input_tokens_details", "cache_read_tokens"], 0),
+    ],
     [
       "an unknown finish_reason",
       "CreateChatCompletionResponse",
@@ -197,6 +233,11 @@ describe("the validator rejects what OpenAI's schema forbids", () => {
     ["an error without param", "ErrorResponse", { error: { message: "m", type: "t", code: null } }],
     ["a model without owned_by", "Model", { id: "m", object: "model", created: 1 }],
     [
+      "a file of a purpose neither OpenAI nor Sibyl has",
+      "OpenAIFile",
+      { ...FILE, purpose: "backtest" },
+    ],
+    [
       "a file list without has_more",
       "ListFilesResponse",
       { object: "list", data: [], first_id: "a", last_id: "b" },
@@ -205,6 +246,54 @@ describe("the validator rejects what OpenAI's schema forbids", () => {
   for (const [name, component, body] of broken) {
     it(`rejects ${name}`, () => {
       expect(schemas.problems(component, body)).not.toEqual([]);
+    });
+  }
+});
+
+describe("the batch line check rejects what OpenAI's Batch guide forbids", () => {
+  const OUTPUT: Json = {
+    id: "batch_req_1",
+    custom_id: "a",
+    response: { status_code: 200, request_id: "req_1", body: CHAT },
+    error: null,
+  };
+  const CANCELLED: Json = {
+    id: "batch_req_2",
+    custom_id: "b",
+    response: null,
+    error: { code: "batch_cancelled", message: "The batch was cancelled." },
+  };
+  const REFUSED = changed(OUTPUT, ["response"], {
+    status_code: 400,
+    request_id: "req_2",
+    body: { error: { message: "m", type: "invalid_request_error", param: null, code: null } },
+  });
+
+  it("accepts an output line, a refused line and a line that never ran", () => {
+    expect(batchLineProblems(schemas, OUTPUT)).toEqual([]);
+    expect(batchLineProblems(schemas, REFUSED)).toEqual([]);
+    expect(batchLineProblems(schemas, CANCELLED)).toEqual([]);
+  });
+
+  const broken: [string, Json][] = [
+    ["no custom_id", changed(OUTPUT, ["custom_id"], undefined)],
+    ["an id that is not a string", changed(OUTPUT, ["id"], 1)],
+    ["neither response nor error", changed(OUTPUT, ["response"], null)],
+    ["both response and error", changed(OUTPUT, ["error"], { code: "x", message: "y" })],
+    ["a line field OpenAI does not send", changed(OUTPUT, ["cost_usd"], 0.1)],
+    ["a status code as a string", changed(OUTPUT, ["response", "status_code"], "200")],
+    ["no request_id", changed(OUTPUT, ["response", "request_id"], undefined)],
+    [
+      "a body without logprobs",
+      changed(OUTPUT, ["response", "body", "choices", 0, "logprobs"], undefined),
+    ],
+    ["an error body that is not an error", changed(REFUSED, ["response", "body"], CHAT)],
+    ["an error without message", changed(CANCELLED, ["error", "message"], undefined)],
+    ["an error with a field more", changed(CANCELLED, ["error", "param"], null)],
+  ];
+  for (const [name, line] of broken) {
+    it(`rejects ${name}`, () => {
+      expect(batchLineProblems(schemas, line)).not.toEqual([]);
     });
   }
 });
@@ -233,11 +322,25 @@ describe("how the description is read", () => {
   });
 
   /** A tiny description exercising one rule at a time. */
-  const tiny = (components: Json) =>
+  const tiny = (components: Json, extensions: Extension[] = []) =>
     new OpenAISchemas(
       { openapi: "3.1.0", paths: {}, components: { schemas: components } } as OpenApiDocument,
-      { errata: false, derived: false },
+      { errata: false, derived: false, extensions },
     );
+
+  it("reads 3.0-style nullable as null allowed, where it is written and nowhere else", () => {
+    const nullable = tiny({
+      N: {
+        type: "object",
+        required: ["a", "b"],
+        properties: { a: { type: "string", nullable: true }, b: { type: "string" } },
+      },
+    });
+    expect(nullable.problems("N", { a: null, b: "x" })).toEqual([]);
+    expect(nullable.problems("N", { a: "x", b: "x" })).toEqual([]);
+    expect(nullable.problems("N", { a: "x", b: null })).not.toEqual([]);
+    expect(nullable.problems("N", { a: 1, b: "x" })).not.toEqual([]);
+  });
 
   it("reads a oneOf without discriminator as anyOf: overlapping variants pass, no variant fails", () => {
     const open = tiny({
@@ -287,16 +390,79 @@ describe("how the description is read", () => {
     expect(tagged.problems("U", { a: "s" })).not.toEqual([]);
   });
 
-  it("allows Sibyl's documented extensions where a schema closes its properties, and only those", () => {
+  it("fails any property the schema does not define for its place, through $ref, allOf and anyOf", () => {
     const closed = tiny({
-      Usage: {
-        type: "object",
-        additionalProperties: false,
-        properties: { total_tokens: { type: "integer" } },
+      Usage: { type: "object", properties: { total_tokens: { type: "integer" } } },
+      Named: { type: "object", properties: { name: { type: "string" } } },
+      Reply: {
+        allOf: [
+          { $ref: "#/components/schemas/Named" },
+          {
+            type: "object",
+            properties: {
+              usage: { $ref: "#/components/schemas/Usage" },
+              part: {
+                anyOf: [
+                  { type: "object", properties: { text: { type: "string" } } },
+                  { type: "object", properties: { number: { type: "integer" } } },
+                ],
+              },
+              parameters: { type: "object" },
+            },
+          },
+        ],
       },
     });
-    expect(closed.problems("Usage", { total_tokens: 1, cost_usd: 0.1 })).toEqual([]);
-    expect(closed.problems("Usage", { total_tokens: 1, surprise: 0.1 })).not.toEqual([]);
+    const reply = {
+      name: "a",
+      usage: { total_tokens: 1 },
+      part: { number: 2 },
+      parameters: { anything: { at: "all" } },
+    };
+    expect(closed.problems("Reply", reply)).toEqual([]);
+    expect(closed.problems("Reply", { ...reply, surprise: 1 })).not.toEqual([]);
+    expect(
+      closed.problems("Reply", { ...reply, usage: { total_tokens: 1, surprise: 1 } }),
+    ).not.toEqual([]);
+    expect(closed.problems("Reply", { ...reply, part: { number: 2, surprise: 1 } })).not.toEqual(
+      [],
+    );
+  });
+
+  it("allows Sibyl's documented extensions at their places, and nowhere else", () => {
+    const extended = tiny(
+      {
+        Usage: { type: "object", properties: { total_tokens: { type: "integer" } } },
+        Reply: {
+          type: "object",
+          properties: {
+            usage: { $ref: "#/components/schemas/Usage" },
+            choices: { type: "array", items: { type: "object", properties: { text: {} } } },
+          },
+        },
+      },
+      [
+        { component: "Usage", path: [], fields: ["cost_usd"] },
+        {
+          component: "Reply",
+          path: ["properties", "choices", "items"],
+          fields: ["forecast"],
+          schema: { type: "object" },
+        },
+      ],
+    );
+    const reply = {
+      usage: { total_tokens: 1, cost_usd: 0.1 },
+      choices: [{ text: "a", forecast: { read_by: "tag" } }],
+    };
+    expect(extended.problems("Reply", reply)).toEqual([]);
+    expect(extended.problems("Reply", { ...reply, cost_usd: 0.1 })).not.toEqual([]);
+    expect(
+      extended.problems("Reply", { ...reply, choices: [{ text: "a", forecast: 0.5 }] }),
+    ).not.toEqual([]);
+    expect(() => tiny({}, [{ component: "Usage", path: [], fields: ["cost_usd"] }])).toThrow(
+      /no Usage any more/,
+    );
   });
 
   it("keeps each erratum only while the published description still disagrees", () => {

@@ -13,9 +13,16 @@ export function batchLineProblems(schemas: OpenAISchemas, line: Json): string[] 
   const expectString = (value: unknown, where: string) => {
     if (typeof value !== "string") problems.push(`${where} must be a string`);
   };
-  for (const key of ["id", "custom_id", "response", "error"]) {
-    if (!(key in line)) problems.push(`must have required property '${key}'`);
-  }
+  const only = (value: unknown, keys: string[], where: string) => {
+    if (typeof value !== "object" || value === null) return;
+    for (const key of keys) {
+      if (!(key in value)) problems.push(`${where} must have required property '${key}'`);
+    }
+    for (const key of Object.keys(value)) {
+      if (!keys.includes(key)) problems.push(`${where} must NOT have property '${key}'`);
+    }
+  };
+  only(line, ["id", "custom_id", "response", "error"], "(line)");
   expectString(line.id, "/id");
   expectString(line.custom_id, "/custom_id");
   const { response, error } = line as { response: unknown; error: unknown };
@@ -23,6 +30,7 @@ export function batchLineProblems(schemas: OpenAISchemas, line: Json): string[] 
     problems.push("exactly one of /response and /error must be set");
   }
   if (response !== null && response !== undefined) {
+    only(response, ["status_code", "request_id", "body"], "/response");
     const { status_code, request_id, body } = response as Json;
     if (!Number.isInteger(status_code)) problems.push("/response/status_code must be an integer");
     expectString(request_id, "/response/request_id");
@@ -32,6 +40,7 @@ export function batchLineProblems(schemas: OpenAISchemas, line: Json): string[] 
     );
   }
   if (error !== null && error !== undefined) {
+    only(error, ["code", "message"], "/error");
     expectString((error as Json).code, "/error/code");
     expectString((error as Json).message, "/error/message");
   }

@@ -4,6 +4,7 @@
  * description cannot quietly turn it into a check of nothing.
  */
 import type { SpecSchema } from "../../../scripts/openai-openapi/document.js";
+import { schemaAt } from "./schema-at.js";
 
 /**
  * A text completion stream chunk. OpenAI documents the stream of /completions only as "the same
@@ -25,15 +26,4 @@ export function derivedSchemas(schemas: Record<string, SpecSchema>): Record<stri
   }
   choice.finish_reason = { anyOf: [finish, { type: "null" }] };
   return { [TEXT_COMPLETION_CHUNK]: chunk as SpecSchema };
-}
-
-function schemaAt(schema: unknown, keys: string[]): Record<string, unknown> | undefined {
-  let current = schema;
-  for (const key of keys) {
-    if (typeof current !== "object" || current === null) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return typeof current === "object" && current !== null
-    ? (current as Record<string, unknown>)
-    : undefined;
 }

@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { buildApp } from "../../../src/app.js";
 import { createBatchWorker } from "../../../src/cli/worker.js";
 import { createServices, type Services } from "../../../src/services.js";
+import type { Clock } from "../../../src/util/clock.js";
 import { usdToNanos } from "../../../src/util/money.js";
 import { BASELINE, MODEL, upstreamModel } from "../../completions/support/env.js";
 import { ScriptedProvider } from "../../research/support/scripted-provider.js";
@@ -33,7 +34,7 @@ export interface ConformanceEnv {
  * built-in baseline and a scripted news source for research.
  */
 export async function startConformanceEnv(
-  options: { requestsPerMinute?: number } = {},
+  options: { requestsPerMinute?: number; bodyStallSeconds?: number; clock?: Clock } = {},
 ): Promise<ConformanceEnv> {
   const fake = await startFakeUpstream();
   const news = new ScriptedProvider("scripted-news", true);
@@ -45,12 +46,16 @@ export async function startConformanceEnv(
         { id: BASELINE, provider: "baseline", max_completion_tokens: 4_096 },
       ],
       limits: { requests_per_minute: options.requestsPerMinute ?? 100_000 },
+      ...(options.bodyStallSeconds
+        ? { server: { body_stall_seconds: options.bodyStallSeconds } }
+        : {}),
       research: { sources: { news_search: { provider: "scripted-news" } }, cache_seconds: 0 },
     },
   });
   const services = await createServices(config, {
     env: {},
     researchProviders: { "scripted-news": news },
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = await buildApp(services, { logger: false });
   const url = await app.listen({ host: "127.0.0.1", port: 0 });

@@ -5,11 +5,13 @@ import {
   type OpenApiDocument,
 } from "../../../scripts/openai-openapi/document.js";
 import { derivedSchemas } from "./derived-schemas.js";
-import { prepareSchemas } from "./schema-rules.js";
-import { EXTENSION_FIELDS } from "./sibyl-extensions.js";
+import { closedObject, prepareSchemas } from "./schema-rules.js";
+import { type Extension, SIBYL_EXTENSIONS, withExtensions } from "./sibyl-extensions.js";
 import { withErrata } from "./spec-errata.js";
 
 const DOCUMENT_ID = "openai-openapi";
+/** Errors whose params name what was wrong: the values allowed, the property not allowed. */
+const SHOWN_PARAMS = new Set(["enum", "unevaluatedProperties", "additionalProperties"]);
 /** Formats ajv-formats checks; any other format the description uses is documentation only. */
 const CHECKED_FORMATS = new Set<FormatName>(["date", "date-time", "uri", "email", "uuid"]);
 
@@ -20,20 +22,24 @@ export class OpenAISchemas {
 
   /**
    * `errata: false` reads the description exactly as published (see spec-errata.ts);
-   * `derived: false` adds no derived shapes (for descriptions other than OpenAI's).
+   * `derived: false` adds no derived shapes and `extensions` replaces Sibyl's (for descriptions
+   * other than OpenAI's).
    */
   constructor(
     readonly document: OpenApiDocument,
-    options: { errata?: boolean; derived?: boolean } = {},
+    options: { errata?: boolean; derived?: boolean; extensions?: readonly Extension[] } = {},
   ) {
     addFormats.default(this.ajv, { formats: [...CHECKED_FORMATS] });
     for (const format of formatsIn(document)) {
       if (!CHECKED_FORMATS.has(format as FormatName)) this.ajv.addFormat(format, true);
     }
     const published = document.components.schemas;
-    const read = options.errata === false ? published : withErrata(published);
-    const derived = options.derived === false ? {} : derivedSchemas(published);
-    const schemas = prepareSchemas({ ...read, ...derived }, EXTENSION_FIELDS);
+    const read = withExtensions(
+      options.errata === false ? published : withErrata(published),
+      options.extensions ?? SIBYL_EXTENSIONS,
+    );
+    const derived = options.derived === false ? {} : derivedSchemas(read);
+    const schemas = prepareSchemas({ ...read, ...derived });
     this.ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas } });
   }
 
@@ -44,7 +50,7 @@ export class OpenAISchemas {
     return (validate.errors ?? []).map(
       (error) =>
         `${error.instancePath || "(body)"} ${error.message ?? error.keyword}${
-          error.keyword === "enum" ? ` ${JSON.stringify(error.params)}` : ""
+          SHOWN_PARAMS.has(error.keyword) ? ` ${JSON.stringify(error.params)}` : ""
         } [${error.schemaPath}]`,
     );
   }
@@ -63,9 +69,12 @@ export class OpenAISchemas {
   private validator(component: string): ValidateFunction {
     let validate = this.validators.get(component);
     if (!validate) {
-      validate = this.ajv.compile({
-        $ref: `${DOCUMENT_ID}#/components/schemas/${encodeURIComponent(component)}`,
-      });
+      // Checked whole, the component is a place: closed like every place inside it.
+      validate = this.ajv.compile(
+        closedObject({
+          $ref: `${DOCUMENT_ID}#/components/schemas/${encodeURIComponent(component)}`,
+        }),
+      );
       this.validators.set(component, validate);
     }
     return validate;

@@ -15,8 +15,13 @@
  *   and its SDKs, generated from this description, type every optional property as nullable
  *   (pydantic `Optional[...] = None`). A required property stays exactly as written, also when
  *   an `allOf` requires what one of its parts defines: null fails there unless its schema says so.
- * - Where a schema forbids other properties (`additionalProperties: false`), Sibyl's documented
- *   extension fields are allowed there too; elsewhere the description already allows them.
+ * - Every property of a body must be one the schema defines for that place: OpenAI leaves most
+ *   objects open to more properties, which would let any field Sibyl adds by mistake through.
+ *   Each place a value sits (a property, an array's items, a component checked whole) is closed
+ *   with `unevaluatedProperties: false`, which counts the properties every `$ref`, `allOf` and
+ *   matching `anyOf` variant defines there. Sibyl's documented extensions are defined at their
+ *   places beforehand (sibyl-extensions.ts). A schema that defines no properties at all (`{}`,
+ *   `{type: object}`: a tool's JSON schema) stays open, as it is meant to be.
  */
 
 import type { SpecSchema } from "../../../scripts/openai-openapi/document.js";
@@ -24,49 +29,87 @@ import { componentOf } from "../../../scripts/openai-openapi/reachable.js";
 
 type Schemas = Record<string, SpecSchema>;
 
-const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "dependentSchemas"];
-const SCHEMA_VALUES = [
+/**
+ * Subschemas by where they apply: to the values inside the instance (closed there), or to the
+ * instance itself as parts of the schema around them (left to that schema to close).
+ */
+const VALUE_MAPS = ["properties", "patternProperties"];
+const PART_MAPS = ["$defs", "dependentSchemas"];
+const VALUE_SCHEMAS = [
   "items",
   "additionalProperties",
   "unevaluatedProperties",
   "unevaluatedItems",
+  "contains",
+];
+const PART_SCHEMAS = ["not", "if", "then", "else", "propertyNames"];
+const VALUE_LISTS = ["prefixItems"];
+const PART_LISTS = ["allOf", "anyOf", "oneOf"];
+/** Keywords by which a schema says something of an object's properties. */
+const PROPERTY_KEYWORDS = [
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "$ref",
+  "allOf",
+  "anyOf",
+  "oneOf",
   "not",
   "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
+  "enum",
+  "const",
+  "required",
 ];
-const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 
-export function prepareSchemas(schemas: Schemas, extensionFields: readonly string[]): Schemas {
-  const prepare = (schema: unknown): unknown => {
-    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema;
+/** The schemas read as described above; each component stays open until a place closes it. */
+export function prepareSchemas(schemas: Schemas): Schemas {
+  const prepare = (schema: unknown, isValue: boolean): unknown => {
+    if (!isRecord(schema)) return schema;
     const { nullable, discriminator, ...rest } = schema as SpecSchema;
     const out: SpecSchema = {};
     for (const [keyword, value] of Object.entries(rest)) {
-      if (SCHEMA_MAPS.includes(keyword) && isRecord(value)) {
+      const asValue = VALUE_MAPS.includes(keyword) || VALUE_SCHEMAS.includes(keyword);
+      if ((VALUE_MAPS.includes(keyword) || PART_MAPS.includes(keyword)) && isRecord(value)) {
         out[keyword] = Object.fromEntries(
-          Object.entries(value).map(([name, inner]) => [name, prepare(inner)]),
+          Object.entries(value).map(([name, inner]) => [name, prepare(inner, asValue)]),
         );
-      } else if (SCHEMA_VALUES.includes(keyword)) {
-        out[keyword] = prepare(value);
-      } else if (SCHEMA_LISTS.includes(keyword) && Array.isArray(value)) {
-        out[keyword] = value.map(prepare);
+      } else if (VALUE_SCHEMAS.includes(keyword) || PART_SCHEMAS.includes(keyword)) {
+        out[keyword] = prepare(value, asValue);
+      } else if (
+        (VALUE_LISTS.includes(keyword) || PART_LISTS.includes(keyword)) &&
+        Array.isArray(value)
+      ) {
+        out[keyword] = value.map((inner) => prepare(inner, VALUE_LISTS.includes(keyword)));
       } else {
         out[keyword] = value;
       }
     }
     if (isRecord(out.properties)) optionalMayBeNull(out, out.properties);
     if (Array.isArray(rest.allOf)) requiredStaysNonNull(out, rest.allOf, schemas);
-    if (out.additionalProperties === false) allowExtensions(out, extensionFields);
+    if (isFreeForm(out)) out.additionalProperties = true;
     const union = unionOf(out, discriminator, schemas);
     const result = union ?? oneOfAsAnyOf(out);
-    return nullable === true ? { anyOf: [result, { type: "null" }] } : result;
+    const closed = isValue ? closedObject(result) : result;
+    return nullable === true ? { anyOf: [closed, { type: "null" }] } : closed;
   };
   return Object.fromEntries(
-    Object.entries(schemas).map(([name, schema]) => [name, prepare(schema) as SpecSchema]),
+    Object.entries(schemas).map(([name, schema]) => [name, prepare(schema, false) as SpecSchema]),
   );
+}
+
+/** An object schema that says nothing of its properties: any are allowed. */
+function isFreeForm(schema: SpecSchema): boolean {
+  if (PROPERTY_KEYWORDS.some((keyword) => keyword in schema)) return false;
+  return schema.type === undefined || schema.type === "object";
+}
+
+/** The schema, with any property no part of it defines failing. */
+export function closedObject(schema: SpecSchema): SpecSchema {
+  if ("unevaluatedProperties" in schema) return schema;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (schema.type !== undefined && !types.includes("object")) return schema;
+  return { ...schema, unevaluatedProperties: false };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -130,12 +173,6 @@ function acceptsNull(schema: unknown, schemas: Schemas, seen: Set<string>): bool
   const branches = [schema.anyOf, schema.oneOf].filter(Array.isArray).flat();
   if (branches.length > 0) return branches.some((branch) => acceptsNull(branch, schemas, seen));
   return schema.type === undefined && schema.allOf === undefined;
-}
-
-function allowExtensions(schema: SpecSchema, fields: readonly string[]): void {
-  const properties = isRecord(schema.properties) ? { ...schema.properties } : {};
-  for (const field of fields) if (!(field in properties)) properties[field] = true;
-  schema.properties = properties;
 }
 
 /** Adds a keyword's subschemas to `allOf`, so it cannot collide with one already there. */
