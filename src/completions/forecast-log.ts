@@ -1,6 +1,12 @@
 import type { Db } from "../db/database.js";
 import type { AnswerType, OptionMap, RequestedAnswerType } from "../forecast/types.js";
 
+/** A calibration map that changed a recorded answer, and the model's own answer before it. */
+export interface AppliedCalibration {
+  id: string;
+  rawAnswer: number | Record<string, number>;
+}
+
 /** One forecast a request with a `question_id` made, as the track record keeps it. */
 export interface ForecastEntry {
   organizationId: string;
@@ -10,6 +16,8 @@ export interface ForecastEntry {
   answerType: AnswerType;
   /** The reply whose answer tag is the forecast (the first choice, or an ensemble's one). */
   content: string;
+  /** The map that calibrated the answer in `content`; null when the answer is the model's own. */
+  calibration: AppliedCalibration | null;
   /** The question as the request asked it, and its options: a first forecast registers it. */
   question: string;
   options: OptionMap | null;

@@ -8,7 +8,7 @@ import { ensembleStreamUnsupported } from "./ensemble/request.js";
 import { ensembleResponse } from "./ensemble/response.js";
 import { sampleEnsemble } from "./ensemble/samples.js";
 import { openAIFinishReason } from "./finish-reason.js";
-import { forecastEntry, recordChargedForecast } from "./forecast-entry.js";
+import { type FirstChoice, forecastEntry, recordChargedForecast } from "./forecast-entry.js";
 import { type AnswerOutcome, countAnswer, forecastReading } from "./forecast-step.js";
 import type { PipelineDeps } from "./pipeline-deps.js";
 import {
@@ -221,8 +221,8 @@ export class CompletionPipeline implements CompletionService {
         choices,
         usageObject(prepared, bill, settlement.chargedNanos),
       );
-      const reply = firstReply(response);
-      await recordChargedForecast(forecasts, caller, prepared, reply, settlement.chargedNanos);
+      const first = firstChoice(response);
+      await recordChargedForecast(forecasts, caller, prepared, first, settlement.chargedNanos);
       return response;
     }
     return this.deps.database.transaction(async (tx) => {
@@ -239,18 +239,24 @@ export class CompletionPipeline implements CompletionService {
       );
       await record(tx, response);
       const entry =
-        forecasts && forecastEntry(caller, prepared, firstReply(response), settlement.chargedNanos);
+        forecasts &&
+        forecastEntry(caller, prepared, firstChoice(response), settlement.chargedNanos);
       if (entry) await forecasts.record(tx, entry);
       return response;
     });
   }
 }
 
-/** The reply whose answer tag a recorded forecast reads: the first choice's. */
-function firstReply(response: ChatCompletionResponse | TextCompletionResponse): string | undefined {
+/** The choice a recorded forecast reads: the first. */
+function firstChoice(
+  response: ChatCompletionResponse | TextCompletionResponse,
+): FirstChoice | undefined {
   const choice = response.choices[0];
   if (!choice) return undefined;
-  return "message" in choice ? choice.message.content : choice.text;
+  return {
+    content: "message" in choice ? choice.message.content : choice.text,
+    calibration: choice.forecast?.calibration,
+  };
 }
 
 function chatResponse(

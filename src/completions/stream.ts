@@ -70,6 +70,8 @@ async function* relay(
 ): AsyncGenerator<ChatCompletionChunk | TextCompletionChunk> {
   const texts = new Map<number, string>();
   const thoughts = new Map<number, string>();
+  /** How the first choice's answer was read: a recorded forecast keeps its calibration. */
+  let firstReading: ForecastReading | null = null;
   const tally = new UsageTally();
   const research = kind === "chat" ? researchReport(plan) : null;
   let reported: ProviderUsage | null = null;
@@ -109,7 +111,10 @@ async function* relay(
       await deps.holds.release(hold);
       throw error;
     }
-    await recordChargedForecast(deps.forecasts, caller, plan, texts.get(0), chargedNanos);
+    const content = texts.get(0);
+    const first =
+      content === undefined ? undefined : { content, calibration: firstReading?.calibration };
+    await recordChargedForecast(deps.forecasts, caller, plan, first, chargedNanos);
     return usageObject(plan, bill, chargedNanos);
   };
 
@@ -134,6 +139,7 @@ async function* relay(
       let reading: ForecastReading | null = null;
       if (answered && plan.forecast) {
         reading = forecastReading(plan.forecast, answered);
+        if (index === 0) firstReading = reading;
         countAnswer(deps.metrics, plan.model, plan.forecast, answered);
         if (answered.repairUsage) tally.add(answered.repairUsage);
         if (answered.suffix) {

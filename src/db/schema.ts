@@ -270,8 +270,15 @@ export interface ForecastsTable {
   model: string;
   api_key_id: string | null;
   answer_type: string;
-  /** JSON text of the answer read from the reply; null when none could be read. */
+  /**
+   * JSON text of the answer the request returned (calibrated when a map was applied), which the
+   * scores score; null when none could be read.
+   */
   answer: string | null;
+  /** JSON text of the model's own answer when a calibration map changed it; else null. */
+  raw_answer: string | null;
+  /** The calibration applied to the answer; null when none was. */
+  calibration_id: string | null;
   prediction_date: number;
   request_id: string;
   cost_nanos: number;

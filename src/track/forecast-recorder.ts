@@ -3,7 +3,7 @@ import type { Db } from "../db/database.js";
 import { invalidRequest } from "../errors.js";
 import type { RequestedAnswerType } from "../forecast/types.js";
 import { newId } from "../util/ids.js";
-import { recordedAnswer } from "./answer-value.js";
+import { recordedAnswer, recordedRawAnswer } from "./answer-value.js";
 import { scoreForecast, UNSCORED } from "./forecast-score.js";
 import type { Outcome } from "./outcome.js";
 import { findQuestion, insertForecast, insertQuestion } from "./question-records.js";
@@ -59,6 +59,8 @@ export class ForecastRecorder implements ForecastLog {
       // Locked: a resolution running now scores this forecast, or this forecast sees it.
       const question = await findQuestion(tx, entry.organizationId, entry.questionId, true);
       const answer = recordedAnswer(entry.answerType, entry.content);
+      const rawAnswer =
+        entry.calibration && recordedRawAnswer(entry.answerType, entry.calibration.rawAnswer);
       const score =
         question?.status === "resolved" && question.outcome !== null
           ? scoreForecast(
@@ -79,6 +81,8 @@ export class ForecastRecorder implements ForecastLog {
         api_key_id: entry.apiKeyId,
         answer_type: entry.answerType,
         answer: answer === null ? null : JSON.stringify(answer),
+        raw_answer: rawAnswer === null ? null : JSON.stringify(rawAnswer),
+        calibration_id: entry.calibration?.id ?? null,
         prediction_date: entry.predictionDate,
         request_id: entry.requestId,
         cost_nanos: entry.costNanos,

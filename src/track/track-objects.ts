@@ -35,7 +35,11 @@ export interface ForecastObject {
   model: string;
   api_key_id: string | null;
   answer_type: string;
+  /** What the request returned, calibrated when a map was applied: what the scores score. */
   answer: RecordedAnswer | null;
+  /** The model's own probability or options' probabilities, when a calibration map changed them. */
+  raw_answer: number | Record<string, number> | null;
+  calibration_id: string | null;
   prediction_date: number;
   request_id: string;
   cost_usd: number;
@@ -103,6 +107,8 @@ export function toForecastObject(row: ForecastRow): ForecastObject {
     api_key_id: row.api_key_id,
     answer_type: row.answer_type,
     answer: parsed<RecordedAnswer>(row.answer),
+    raw_answer: parsed<number | Record<string, number>>(row.raw_answer),
+    calibration_id: row.calibration_id,
     prediction_date: Number(row.prediction_date),
     request_id: row.request_id,
     cost_usd: nanosToUsd(Number(row.cost_nanos)),

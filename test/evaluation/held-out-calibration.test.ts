@@ -120,6 +120,66 @@ function truthSet(seed: number) {
   return { set, records };
 }
 
+/** Questions of several sources, one resolved row each, forecast by a model per source. */
+function sourcedSet(counts: Record<string, number>) {
+  const items: EvalItem[] = Object.entries(counts).flatMap(([source, count]) =>
+    Array.from({ length: count }, (_, index) => ({
+      key: `${source}/q${index}`,
+      questionId: `q${index}`,
+      source,
+      answerType: "binary" as const,
+      prompt: `Will ${source} event ${index} happen?`,
+      predictionDate: "2025-01-01",
+      dueDate: "2025-01-01",
+      resolutionDate: null,
+      options: null,
+      marketValue: null,
+      forecastBench: null,
+    })),
+  );
+  const set: QuestionSet = {
+    format: "sibyl_jsonl",
+    name: "sourced",
+    items,
+    resolutions: items.map((item, index) => ({
+      itemKey: item.key,
+      resolutionDate: null,
+      outcome: { type: "binary", value: (index * 7) % 5 < 2 ? 1 : 0 },
+      resolved: true,
+    })),
+    skipped: { combination: 0, combination_resolutions: 0, unsupported: 0, over_limit: 0 },
+    notes: [],
+  };
+  const records = new Map(
+    Object.keys(counts).map((source) => [
+      source,
+      items
+        .filter((item) => item.source === source)
+        .map((item, index) => record(item, source, ((index % 9) + 1) / 10)),
+    ]),
+  );
+  return { set, records };
+}
+
+describe("held-out calibration split", () => {
+  it("gives each half about half of every source's questions, whatever the seed", () => {
+    const { set, records } = sourcedSet({ acled: 80, manifold: 31, yfinance: 33 });
+    const halves = new Set<string>();
+    for (let seed = 0; seed < 10; seed++) {
+      const report = heldOutCalibration(set, records, seed);
+      expect(report).toMatchObject({ fit_questions: 72, held_out_questions: 72 });
+      expect(report.models.acled).toMatchObject({ fit_n: 40, held_out_n: 40 });
+      for (const source of ["manifold", "yfinance"]) {
+        const model = report.models[source];
+        expect(Math.abs((model?.fit_n ?? 0) - (model?.held_out_n ?? 0))).toBe(1);
+      }
+      halves.add(JSON.stringify(report.models.acled?.parameters));
+    }
+    // The seed still decides which questions fall in which half.
+    expect(halves.size).toBeGreaterThan(1);
+  });
+});
+
 describe("held-out calibration on questions of known truth", () => {
   it("lowers an over-confident model's held-out Brier and leaves a calibrated one alone", () => {
     const { set, records } = truthSet(36);

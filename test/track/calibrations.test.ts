@@ -11,7 +11,7 @@ import { expectErrorResponse } from "../support/http.js";
 import type { TestOrg } from "../support/server.js";
 import { DATABASES, suiteDatabase } from "./support/databases.js";
 import { overConfident, scriptedForecasts, wellCalibrated } from "./support/scripted-forecasts.js";
-import { call, ok, questionPath } from "./support/track-api.js";
+import { call, getQuestion, ok, questionPath } from "./support/track-api.js";
 
 /** Scripted to say the truth: a map fitted on it beats it by no more than chance. */
 const CALIBRATED_MODEL = "test-model-2";
@@ -23,6 +23,9 @@ const HELD_OUT = 60;
  * counts how often over 100 seeds). */
 const TRAINING_SEED = 2;
 const HELD_OUT_SEED = 1002;
+/** Forecasts recorded with a map applied, then resolved and fitted on again. */
+const RECORDED = 30;
+const RECORDED_SEED = 3003;
 
 interface CalibrationBody {
   id: string;
@@ -417,4 +420,74 @@ describe.each(DATABASES)("calibrations on %s", (databaseName) => {
     const after = await call(env.server.url, org.apiKey, "GET", "/v1/balance");
     expect(after.body).toEqual(before.body);
   });
+
+  // Last: it fits the model again, which the tests above would take for its latest map.
+  it("records the calibrated answer it returned and the model's own; a later fit uses the model's own", async () => {
+    const recorded = scriptedForecasts(RECORDED, RECORDED_SEED, overConfident);
+    const returned: number[] = [];
+    for (const [index, forecast] of recorded.entries()) {
+      const question = `recorded-${index}`;
+      const extensions = {
+        calibration: fitted.id,
+        question_id: question,
+        prediction_date: "2025-01-01",
+      };
+      const messages = stating(question, forecast.probability);
+      // One streamed: its forecast is recorded when the stream is charged.
+      if (index === 0) {
+        const stream = await env.client(org.apiKey).chat.completions.create({
+          model: MODEL,
+          messages: [{ role: "user", content: messages[0]?.content ?? "" }],
+          stream: true,
+          ...{ answer_type: "binary", ...extensions },
+        });
+        let content = "";
+        for await (const chunk of stream) content += chunk.choices[0]?.delta.content ?? "";
+        returned.push(Number(answerIn(content)));
+      } else {
+        const reply = (await ok(chat(org.apiKey, { messages, ...extensions }))).body as ChatBody;
+        returned.push(Number(answerIn(reply.choices[0]?.message.content ?? "")));
+      }
+      const { forecasts } = await getQuestion(env.server.url, org.apiKey, question);
+      expect(forecasts).toEqual([
+        expect.objectContaining({
+          answer: returned[index],
+          raw_answer: forecast.probability,
+          calibration_id: fitted.id,
+        }),
+      ]);
+    }
+    expect(returned.every((p, index) => p !== recorded[index]?.probability)).toBe(true);
+    await inBatches([...recorded.keys()], 6, (index) =>
+      ok(
+        call(
+          env.server.url,
+          org.apiKey,
+          "POST",
+          `${questionPath(`recorded-${index}`)}/resolution`,
+          {
+            outcome: recorded[index]?.outcome,
+            resolved_at: "2025-03-01",
+          },
+        ),
+      ),
+    );
+    // The track record scores what the user was given: the calibrated answer.
+    const { forecasts } = await getQuestion(env.server.url, org.apiKey, "recorded-1");
+    expect(forecasts[0]?.scores?.brier).toBeCloseTo(
+      brierScore(returned[1] ?? 0, recorded[1]?.outcome ?? 0),
+      12,
+    );
+
+    // Fitted again on every resolved forecast: the training ones and the model's own answers
+    // to these, never the calibrated answers it was given back.
+    const training = scriptedForecasts(TRAINING, TRAINING_SEED, overConfident);
+    const own = [...training, ...recorded];
+    const refit = (await ok(fitFor(org.apiKey, MODEL))).body as CalibrationBody;
+    expect(refit.n).toBe(TRAINING + RECORDED);
+    expect(refit.brier_before).toBeCloseTo(
+      own.reduce((sum, pair) => sum + brierScore(pair.probability, pair.outcome), 0) / own.length,
+      12,
+    );
+  }, 120_000);
 });

@@ -57,6 +57,20 @@ describe("recalibration fit", () => {
     ).toThrow(`at least ${MIN_FIT_FORECASTS}`);
   });
 
+  it("isotonic regression maps tied forecasts to one value, their mean outcome", () => {
+    // Round numbers repeat: four forecasts of 0.5, two of them right, between two others.
+    const pairs = [0, 0, 1, 1].map((outcome) => ({ probability: 0.5, outcome }));
+    for (const order of [pairs, [...pairs].reverse()]) {
+      const map = fitIsotonic([
+        { probability: 0.2, outcome: 0 },
+        ...order,
+        { probability: 0.9, outcome: 1 },
+      ]);
+      expect(map).toEqual({ method: "isotonic", x: [0.2, 0.5, 0.9], y: [0.001, 0.5, 0.999] });
+      expect(applyMap(map, 0.5)).toBe(0.5);
+    }
+  });
+
   it("fits converge on separable outcomes and stay finite", () => {
     const separable = Array.from({ length: 40 }, (_, i) => ({
       probability: i / 39,

@@ -116,14 +116,15 @@ function fitIntercept(xs: number[], ys: number[]): number {
 
 /**
  * Isotonic regression by pool adjacent violators: the non-decreasing step function of the
- * forecast closest (least squares) to the outcomes. Each block is kept as its mean forecast and
- * mean outcome, and the map interpolates linearly between blocks.
+ * forecast closest (least squares) to the outcomes. Forecasts of one probability start as one
+ * block: models repeat round numbers (0.5, 0.7), and tied forecasts kept apart became blocks at
+ * the same x, of which the map applied the last (the highest) to all. Each block is kept as its
+ * mean forecast and mean outcome, and the map interpolates linearly between blocks.
  */
 export function fitIsotonic(pairs: ProbabilityPair[]): CalibrationMap {
-  const sorted = [...pairs].sort((p, q) => p.probability - q.probability);
-  const blocks: { x: number; y: number; n: number }[] = [];
-  for (const pair of sorted) {
-    blocks.push({ x: clamp(pair.probability), y: pair.outcome, n: 1 });
+  const blocks: Block[] = [];
+  for (const tie of tiedBlocks(pairs)) {
+    blocks.push(tie);
     while (blocks.length > 1) {
       const last = blocks[blocks.length - 1];
       const previous = blocks[blocks.length - 2];
@@ -136,6 +137,25 @@ export function fitIsotonic(pairs: ProbabilityPair[]): CalibrationMap {
     }
   }
   return { method: "isotonic", x: blocks.map((b) => b.x), y: blocks.map((b) => clamp(b.y)) };
+}
+
+interface Block {
+  x: number;
+  y: number;
+  n: number;
+}
+
+/** One block per distinct (clamped) forecast, with its mean outcome, in increasing order. */
+function tiedBlocks(pairs: ProbabilityPair[]): Block[] {
+  const byForecast = new Map<number, Block>();
+  for (const pair of pairs) {
+    const x = clamp(pair.probability);
+    const block = byForecast.get(x) ?? { x, y: 0, n: 0 };
+    block.y = (block.y * block.n + pair.outcome) / (block.n + 1);
+    block.n += 1;
+    byForecast.set(x, block);
+  }
+  return [...byForecast.values()].sort((a, b) => a.x - b.x);
 }
 
 function interpolate(xs: number[], ys: number[], p: number): number {

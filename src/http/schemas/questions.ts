@@ -69,6 +69,15 @@ export const ForecastObjectSchema = Type.Object(
     api_key_id: Nullable(Type.String()),
     answer_type: Type.String(),
     answer: AnswerValueSchema,
+    raw_answer: Nullable(
+      Type.Union([Type.Number(), Type.Record(Type.String(), Type.Number())], {
+        description:
+          "the model's own answer when a calibration map changed it (answer is what was returned, and what is scored)",
+      }),
+    ),
+    calibration_id: Nullable(
+      Type.String({ description: "the calibration applied to the answer; null when none was" }),
+    ),
     prediction_date: Type.Integer({
       description: "the as-of moment: prediction_date, or when asked",
     }),

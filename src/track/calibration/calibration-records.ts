@@ -58,7 +58,9 @@ export async function listCalibrations(
 /**
  * The model's scored binary forecasts whose answer was read (an imputed 0.5 says nothing of the
  * model), in the order they were recorded, each with its question: the folds follow that order
- * and keep a question's forecasts together.
+ * and keep a question's forecasts together. Each is the model's own probability: where a map
+ * calibrated the answer returned, the raw answer kept beside it, so that a map is never fitted
+ * on the output of another.
  */
 export async function resolvedBinaryForecasts(
   db: Db,
@@ -67,7 +69,7 @@ export async function resolvedBinaryForecasts(
 ): Promise<CalibrationPair[]> {
   const rows = await db.query
     .selectFrom("forecasts")
-    .select(["question_id", "probability", "outcome_value"])
+    .select(["question_id", "probability", "raw_answer", "outcome_value"])
     .where("organization_id", "=", organizationId)
     .where("model", "=", model)
     .where("answer_type", "=", "binary")
@@ -78,7 +80,7 @@ export async function resolvedBinaryForecasts(
     .orderBy("seq")
     .execute();
   return rows.map((row) => ({
-    probability: Number(row.probability),
+    probability: Number(row.raw_answer === null ? row.probability : JSON.parse(row.raw_answer)),
     outcome: Number(row.outcome_value),
     group: row.question_id,
   }));

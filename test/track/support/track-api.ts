@@ -13,6 +13,8 @@ export interface ForecastBody {
   api_key_id: string | null;
   answer_type: string;
   answer: unknown;
+  raw_answer: number | Record<string, number> | null;
+  calibration_id: string | null;
   prediction_date: number;
   request_id: string;
   cost_usd: number;
