@@ -1,10 +1,11 @@
 import type { HttpSourceOptions, ResearchSource } from "../source.js";
-import { AskNewsSource } from "./asknews.js";
-import { BraveSource } from "./brave.js";
-import { ExaSource } from "./exa.js";
-import { GdeltSource } from "./gdelt.js";
-import { SearxngSource } from "./searxng.js";
-import { TavilySource } from "./tavily.js";
+import { ASKNEWS_WIRE, AskNewsSource } from "./asknews.js";
+import { BRAVE_WIRE, BraveSource } from "./brave.js";
+import { EXA_WIRE, ExaSource } from "./exa.js";
+import { GDELT_WIRE, GdeltSource } from "./gdelt.js";
+import type { SearchWire } from "./search-source.js";
+import { SEARXNG_WIRE, SearxngSource } from "./searxng.js";
+import { TAVILY_WIRE, TavilySource } from "./tavily.js";
 
 /** What configuration needs to know about a provider before building it. */
 export interface HttpProviderEntry {
@@ -20,44 +21,26 @@ export type HttpProviderName = "gdelt" | "exa" | "asknews" | "searxng" | "tavily
 
 /** The HTTP search providers, by the name `research.sources.*.provider` gives them. */
 export const HTTP_PROVIDERS: Readonly<Record<HttpProviderName, HttpProviderEntry>> = {
-  gdelt: {
-    create: (options) => new GdeltSource(options),
-    honoursCutoff: true,
-    needsApiKey: false,
-    defaultBaseUrl: "https://api.gdeltproject.org",
-  },
-  exa: {
-    create: (options) => new ExaSource(options),
-    honoursCutoff: true,
-    needsApiKey: true,
-    defaultBaseUrl: "https://api.exa.ai",
-  },
-  asknews: {
-    create: (options) => new AskNewsSource(options),
-    honoursCutoff: true,
-    needsApiKey: true,
-    defaultBaseUrl: "https://api.asknews.app",
-  },
-  searxng: {
-    create: (options) => new SearxngSource(options),
-    honoursCutoff: false,
-    needsApiKey: false,
-    defaultBaseUrl: null,
-  },
-  tavily: {
-    create: (options) => new TavilySource(options),
-    honoursCutoff: false,
-    needsApiKey: true,
-    defaultBaseUrl: "https://api.tavily.com",
-  },
-  brave: {
-    create: (options) => new BraveSource(options),
-    honoursCutoff: false,
-    needsApiKey: true,
-    defaultBaseUrl: "https://api.search.brave.com",
-  },
+  gdelt: entry(GDELT_WIRE, GdeltSource),
+  exa: entry(EXA_WIRE, ExaSource),
+  asknews: entry(ASKNEWS_WIRE, AskNewsSource),
+  searxng: entry(SEARXNG_WIRE, SearxngSource),
+  tavily: entry(TAVILY_WIRE, TavilySource),
+  brave: entry(BRAVE_WIRE, BraveSource),
 };
 
 export function isHttpProviderName(name: string): name is HttpProviderName {
   return Object.hasOwn(HTTP_PROVIDERS, name);
+}
+
+function entry(
+  wire: SearchWire,
+  Source: new (options: HttpSourceOptions) => ResearchSource,
+): HttpProviderEntry {
+  return {
+    create: (options) => new Source(options),
+    honoursCutoff: wire.honoursCutoff,
+    needsApiKey: wire.keyHeaders !== undefined,
+    defaultBaseUrl: wire.defaultBaseUrl,
+  };
 }

@@ -1,26 +1,10 @@
-import type {
-  HttpSourceOptions,
-  ResearchResult,
-  ResearchSource,
-  ResearchSourceError,
-  SearchOptions,
-} from "../source.js";
+import type { HttpSourceOptions, ResearchSourceError } from "../source.js";
 import { formatGdeltDate, parseGdeltDate } from "./dates.js";
 import { errorDetail } from "./error-detail.js";
-import {
-  arrayField,
-  httpUrlField,
-  isJsonObject,
-  MAX_TITLE_CHARS,
-  resultCount,
-  siteName,
-  textField,
-} from "./fields.js";
+import { isJsonObject, MAX_TITLE_CHARS, textField } from "./fields.js";
 import { gdeltQuery } from "./gdelt-query.js";
-import { type ProviderReply, ProviderTransport } from "./transport.js";
-
-/** The DOC API returns at most 250 articles per request. */
-const MAX_RECORDS = 250;
+import { HttpSearchSource, type SearchWire } from "./search-source.js";
+import type { ProviderReply, ProviderTransport } from "./transport.js";
 
 /**
  * How far before the cutoff to search. GDELT needs a start with an end; 90 days matches the API's
@@ -32,23 +16,15 @@ const WINDOW_MS = 90 * 86_400_000;
 /** The full-text index starts on 1 January 2017; earlier start dates are refused. */
 const INDEX_START = Date.UTC(2017, 0, 1);
 
-/**
- * GDELT DOC 2.0 article search (`mode=artlist`). Articles carry a title and `seendate` (when GDELT
- * first saw them, which is also the only publication bound GDELT gives) but no snippet or text.
- */
-export class GdeltSource implements ResearchSource {
-  readonly provider = "gdelt";
-  readonly honoursCutoff = true;
-  private readonly transport: ProviderTransport;
-
-  constructor(options: HttpSourceOptions) {
-    this.transport = new ProviderTransport(this.provider, options);
-  }
-
-  async search(query: string, options: SearchOptions): Promise<ResearchResult[]> {
-    const count = resultCount(options.limit, MAX_RECORDS);
+export const GDELT_WIRE: SearchWire = {
+  provider: "gdelt",
+  honoursCutoff: true,
+  defaultBaseUrl: "https://api.gdeltproject.org",
+  /** The DOC API returns at most 250 articles per request. */
+  maxResults: 250,
+  request(query, count, cutoff) {
     const keywords = gdeltQuery(query);
-    if (count === 0 || keywords === null) return [];
+    if (keywords === null) return null;
     const params: Record<string, string> = {
       query: keywords,
       mode: "artlist",
@@ -56,62 +32,55 @@ export class GdeltSource implements ResearchSource {
       maxrecords: String(count),
       sort: "hybridrel",
     };
-    if (options.cutoff) {
-      const end = options.cutoff.getTime();
-      if (end < INDEX_START) return [];
+    if (cutoff) {
+      const end = cutoff.getTime();
+      if (end < INDEX_START) return null;
       params.startdatetime = formatGdeltDate(new Date(Math.max(INDEX_START, end - WINDOW_MS)));
-      params.enddatetime = formatGdeltDate(options.cutoff);
+      params.enddatetime = formatGdeltDate(cutoff);
     }
-    const reply = await this.transport.send(
-      { method: "GET", path: "/api/v2/doc/doc", query: params },
-      options.signal,
-    );
-    return this.readArticles(reply).slice(0, count);
-  }
+    return { method: "GET", path: "/api/v2/doc/doc", query: params };
+  },
+  /** With no match GDELT sends `{}`, without an `articles` list. */
+  items: (reply, transport) => transport.optionalList(readBody(reply, transport), "articles") ?? [],
+  urlField: "url",
+  read: (article) => ({
+    title: textField(article, "title", MAX_TITLE_CHARS),
+    publishedAt: parseGdeltDate(article.seendate),
+    snippet: null,
+    text: null,
+    source: textField(article, "domain", MAX_TITLE_CHARS),
+  }),
+};
 
-  private readArticles(reply: ProviderReply): ResearchResult[] {
-    const body = this.readBody(reply);
-    const articles = arrayField(body, "articles");
-    if (articles === "invalid") throw this.transport.failure("reply has no articles list");
-    const results: ResearchResult[] = [];
-    for (const article of articles ?? []) {
-      if (!isJsonObject(article)) continue;
-      const url = httpUrlField(article, "url");
-      if (url === null) continue;
-      results.push({
-        url,
-        title: textField(article, "title", MAX_TITLE_CHARS),
-        publishedAt: parseGdeltDate(article.seendate),
-        firstSeenAt: null,
-        snippet: null,
-        text: null,
-        trust: "untrusted",
-        source: textField(article, "domain", MAX_TITLE_CHARS) ?? siteName(url),
-      });
-    }
-    return results;
+/**
+ * GDELT DOC 2.0 article search (`mode=artlist`). Articles carry a title and `seendate` (when GDELT
+ * first saw them, which is also the only publication bound GDELT gives) but no snippet or text.
+ */
+export class GdeltSource extends HttpSearchSource {
+  constructor(options: HttpSourceOptions) {
+    super(GDELT_WIRE, options);
   }
+}
 
-  /**
-   * GDELT answers bad queries and rate limiting with HTTP 200 and a line of plain text (or HTML)
-   * instead of JSON; that text is the error. With no match it sends `{}`. Its JSON may carry raw
-   * control characters from scraped titles, which are not valid JSON and are replaced by spaces.
-   */
-  private readBody(reply: ProviderReply): Record<string, unknown> {
-    if (reply.status < 200 || reply.status > 299) throw this.transport.statusFailure(reply);
-    const text = reply.text.trim();
-    let body: unknown;
-    try {
-      body = JSON.parse(text.replace(/\p{Cc}/gu, " "));
-    } catch (error) {
-      if (!text.startsWith("{") && !text.startsWith("[")) throw this.refusal(text);
-      throw this.transport.failure(`unreadable JSON reply (${text.length} characters)`, error);
-    }
-    if (!isJsonObject(body)) throw this.transport.failure("reply is not a JSON object");
-    return body;
+/**
+ * GDELT answers bad queries and rate limiting with HTTP 200 and a line of plain text (or HTML)
+ * instead of JSON; that text is the error. Its JSON may carry raw control characters from scraped
+ * titles, which are not valid JSON and are replaced by spaces.
+ */
+function readBody(reply: ProviderReply, transport: ProviderTransport): Record<string, unknown> {
+  if (reply.status < 200 || reply.status > 299) throw transport.statusFailure(reply);
+  const text = reply.text.trim();
+  let body: unknown;
+  try {
+    body = JSON.parse(text.replace(/\p{Cc}/gu, " "));
+  } catch (error) {
+    if (!text.startsWith("{") && !text.startsWith("[")) throw refusal(text, transport);
+    throw transport.failure(`unreadable JSON reply (${text.length} characters)`, error);
   }
+  if (!isJsonObject(body)) throw transport.failure("reply is not a JSON object");
+  return body;
+}
 
-  private refusal(text: string): ResearchSourceError {
-    return this.transport.failure(`query refused: ${errorDetail(text) ?? "empty reply"}`);
-  }
+function refusal(text: string, transport: ProviderTransport): ResearchSourceError {
+  return transport.failure(`query refused: ${errorDetail(text) ?? "empty reply"}`);
 }

@@ -77,9 +77,15 @@ export class ProviderTransport {
 
   /** The array a 2xx JSON reply holds under `field`; a failure when the reply has none. */
   resultsList(reply: ProviderReply, field: string): unknown[] {
-    const parsed = this.json(reply);
+    const items = this.optionalList(this.json(reply), field);
+    if (items === null) throw this.noList(field);
+    return items;
+  }
+
+  /** The array a parsed reply holds under `field`, null when the field is absent or null. */
+  optionalList(parsed: unknown, field: string): unknown[] | null {
     const items = isJsonObject(parsed) ? arrayField(parsed, field) : "invalid";
-    if (items === null || items === "invalid") throw this.failure(`reply has no ${field} list`);
+    if (items === "invalid") throw this.noList(field);
     return items;
   }
 
@@ -135,6 +141,10 @@ export class ProviderTransport {
       throw error instanceof ResearchSourceError ? error : fail(error);
     }
     return Buffer.concat(chunks, size).toString("utf8");
+  }
+
+  private noList(field: string): ResearchSourceError {
+    return this.failure(`reply has no ${field} list`);
   }
 
   private tooLarge(): ResearchSourceError {
