@@ -19,6 +19,7 @@ import { ledgerIdKey } from "./migrations/0016_ledger_id_key.js";
 import { trackRecord } from "./migrations/0017_track_record.js";
 import { refillChallenges } from "./migrations/0018_refill_challenges.js";
 import { calibrations } from "./migrations/0019_calibrations.js";
+import { scoreTotals } from "./migrations/0021_score_totals.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0017_track_record": trackRecord(dialect),
     "0018_refill_challenges": refillChallenges(),
     "0019_calibrations": calibrations(dialect),
+    "0021_score_totals": scoreTotals(dialect),
   };
 }
 

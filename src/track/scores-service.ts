@@ -2,7 +2,8 @@ import type { Db } from "../db/database.js";
 import { invalidRequest } from "../errors.js";
 import { unixSecondsOf } from "./dates.js";
 import { CALIBRATION_BINS } from "./forecast-score.js";
-import { type ScoreGrouping, type ScoreSums, scoreSums } from "./score-records.js";
+import { reportSums } from "./report-sums.js";
+import type { ScoreGrouping, ScoreSums } from "./score-records.js";
 
 export interface CalibrationBin {
   /** The bin's range of forecast probabilities, [lower, upper); the last includes 1. */
@@ -54,12 +55,7 @@ export class Scores {
     if (from !== null && to !== null && to <= from) {
       throw invalidRequest("to must be after from.", "invalid_time_range", "to");
     }
-    const sums = await scoreSums(this.db, {
-      organizationId,
-      groupBy: query.group_by,
-      from,
-      to,
-    });
+    const sums = await reportSums(this.db, organizationId, query.group_by, { from, to }, null);
     const groups = new Map<string | null, ScoreSums[]>();
     for (const row of sums) {
       const rows = groups.get(row.grp) ?? [];
