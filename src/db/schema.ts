@@ -220,6 +220,7 @@ export interface Database {
   question_resolutions: QuestionResolutionsTable;
   forecasts: ForecastsTable;
   calibrations: CalibrationsTable;
+  score_totals: ScoreTotalsTable;
 }
 
 export type QuestionStatus = "open" | "resolved" | "annulled";
@@ -294,6 +295,31 @@ export interface ForecastsTable {
   probability: number | null;
   outcome_value: number | null;
   calibration_bin: number | null;
+}
+
+/**
+ * Running sums of scored forecasts per group and day or month of prediction date, kept by
+ * triggers on `forecasts` (migration 0021): what score reports add up.
+ */
+export interface ScoreTotalsTable {
+  organization_id: string;
+  group_kind: "model" | "api_key" | "tag";
+  period: "day" | "month";
+  /** Unix seconds of the UTC day's or month's start. */
+  period_start: number;
+  /** '' with grp_null 1 for forecasts made without an API key. */
+  grp: string;
+  grp_null: number;
+  answer_type: string;
+  /** -1 when the forecast has no calibration bin. */
+  calibration_bin: number;
+  n: number;
+  imputed: number;
+  brier: number;
+  log_score: number;
+  crps: number;
+  probability: number;
+  outcome_value: number;
 }
 
 /** A calibration map fitted on a model's resolved binary forecasts; JSON text in `parameters`. */

@@ -9,11 +9,15 @@ export interface ScoreQuery {
   /** As-of dates (prediction dates), Unix seconds: from inclusive, to exclusive. */
   from: number | null;
   to: number | null;
+  /** Also by prediction date, for a report by period. */
+  byDate: boolean;
 }
 
 /** Sums of one group's scored forecasts of one answer type in one calibration bin. */
 export interface ScoreSums {
   grp: string | null;
+  /** With `byDate`: the prediction date, or the start of the day or month of the totals. */
+  period_start: number | null;
   answer_type: string;
   calibration_bin: number | null;
   n: number;
@@ -26,10 +30,10 @@ export interface ScoreSums {
 }
 
 /**
- * Adds up the stored scores in one pass over the organization's scored forecasts, by group,
- * answer type and calibration bin: a few dozen rows, however many forecasts there are.
+ * Adds up the stored scores of the organization's scored forecasts in [from, to), by group,
+ * answer type and calibration bin; reports read only part days from here (see score-totals).
  */
-export async function scoreSums(db: Db, query: ScoreQuery): Promise<ScoreSums[]> {
+export async function forecastSums(db: Db, query: ScoreQuery): Promise<ScoreSums[]> {
   const { from, to } = query;
   const rows = await db.query
     .selectFrom("forecasts")
@@ -44,6 +48,9 @@ export async function scoreSums(db: Db, query: ScoreQuery): Promise<ScoreSums[]>
       groupColumn(query.groupBy).as("grp"),
       "forecasts.answer_type",
       "forecasts.calibration_bin",
+      (query.byDate ? sql<number | null>`forecasts.prediction_date` : sql<number | null>`null`).as(
+        "period_start",
+      ),
       sql<number>`count(*)`.as("n"),
       sql<number>`sum(forecasts.imputed)`.as("imputed"),
       sql<number | null>`sum(forecasts.brier)`.as("brier"),
@@ -57,9 +64,11 @@ export async function scoreSums(db: Db, query: ScoreQuery): Promise<ScoreSums[]>
     .$if(from !== null, (q) => q.where("forecasts.prediction_date", ">=", from ?? 0))
     .$if(to !== null, (q) => q.where("forecasts.prediction_date", "<", to ?? 0))
     .groupBy(["grp", "forecasts.answer_type", "forecasts.calibration_bin"])
+    .$if(query.byDate, (q) => q.groupBy("forecasts.prediction_date"))
     .execute();
   return rows.map((row) => ({
     grp: row.grp === null ? null : String(row.grp),
+    period_start: numberOrNull(row.period_start),
     answer_type: row.answer_type,
     calibration_bin: row.calibration_bin === null ? null : Number(row.calibration_bin),
     n: Number(row.n),
@@ -83,4 +92,5 @@ function groupColumn(groupBy: ScoreGrouping) {
   }
 }
 
-const numberOrNull = (value: unknown): number | null => (value === null ? null : Number(value));
+export const numberOrNull = (value: unknown): number | null =>
+  value === null ? null : Number(value);

@@ -2,7 +2,8 @@ import type { Db } from "../db/database.js";
 import { invalidRequest } from "../errors.js";
 import { unixSecondsOf } from "./dates.js";
 import { CALIBRATION_BINS } from "./forecast-score.js";
-import { type ScoreGrouping, type ScoreSums, scoreSums } from "./score-records.js";
+import { reportSums, type ScoreBucket } from "./report-sums.js";
+import type { ScoreGrouping, ScoreSums } from "./score-records.js";
 
 export interface CalibrationBin {
   /** The bin's range of forecast probabilities, [lower, upper); the last includes 1. */
@@ -24,6 +25,16 @@ export interface GroupScores {
   };
   multiple_choice: { n: number; imputed: number; brier: number | null; log_score: number | null };
   continuous: { n: number; imputed: number; crps: number | null; log_score: number | null };
+  /** With a bucket: the scores of each week or month (of prediction date) with forecasts. */
+  series?: PeriodScores[];
+}
+
+export interface PeriodScores {
+  /** Unix seconds of the UTC week's (Monday) or month's start. */
+  start: number;
+  binary: { n: number; imputed: number; brier: number | null; log_score: number | null };
+  multiple_choice: { n: number; imputed: number; brier: number | null; log_score: number | null };
+  continuous: { n: number; imputed: number; crps: number | null; log_score: number | null };
 }
 
 export interface ScoreReport {
@@ -31,6 +42,7 @@ export interface ScoreReport {
   group_by: ScoreGrouping;
   from: number | null;
   to: number | null;
+  bucket: ScoreBucket | null;
   data: GroupScores[];
 }
 
@@ -38,6 +50,7 @@ export interface ScoreReportQuery {
   group_by: ScoreGrouping;
   from?: string | number | undefined;
   to?: string | number | undefined;
+  bucket?: ScoreBucket | undefined;
 }
 
 /**
@@ -54,23 +67,46 @@ export class Scores {
     if (from !== null && to !== null && to <= from) {
       throw invalidRequest("to must be after from.", "invalid_time_range", "to");
     }
-    const sums = await scoreSums(this.db, {
-      organizationId,
-      groupBy: query.group_by,
-      from,
-      to,
-    });
-    const groups = new Map<string | null, ScoreSums[]>();
-    for (const row of sums) {
-      const rows = groups.get(row.grp) ?? [];
-      rows.push(row);
-      groups.set(row.grp, rows);
-    }
-    const data = [...groups.entries()]
-      .map(([group, rows]) => groupScores(group, rows))
+    const bucket = query.bucket ?? null;
+    const range = { from, to };
+    const [sums, periods] = await Promise.all([
+      reportSums(this.db, organizationId, query.group_by, range, null),
+      bucket === null ? [] : reportSums(this.db, organizationId, query.group_by, range, bucket),
+    ]);
+    const data = [...groupRows(sums, (row) => row.grp).entries()]
+      .map(([group, rows]) => {
+        const scores = groupScores(group, rows);
+        if (bucket === null) return scores;
+        const own = periods.filter((row) => row.grp === group);
+        return { ...scores, series: periodScores(own) };
+      })
       .sort((a, b) => String(a.group ?? "").localeCompare(String(b.group ?? "")));
-    return { object: "scores", group_by: query.group_by, from, to, data };
+    return { object: "scores", group_by: query.group_by, from, to, bucket, data };
   }
+}
+
+function groupRows<K>(sums: ScoreSums[], keyOf: (row: ScoreSums) => K): Map<K, ScoreSums[]> {
+  const groups = new Map<K, ScoreSums[]>();
+  for (const row of sums) {
+    const rows = groups.get(keyOf(row)) ?? [];
+    rows.push(row);
+    groups.set(keyOf(row), rows);
+  }
+  return groups;
+}
+
+function periodScores(rows: ScoreSums[]): PeriodScores[] {
+  return [...groupRows(rows, (row) => row.period_start).entries()]
+    .map(([start, own]) => {
+      const of = (type: string) => own.filter((row) => row.answer_type === type);
+      return {
+        start: Number(start),
+        binary: means(of("binary"), ["brier", "log_score"]),
+        multiple_choice: means(of("multiple_choice"), ["brier", "log_score"]),
+        continuous: means(of("continuous"), ["crps", "log_score"]),
+      };
+    })
+    .sort((a, b) => a.start - b.start);
 }
 
 function groupScores(group: string | null, rows: ScoreSums[]): GroupScores {

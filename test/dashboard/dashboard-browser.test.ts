@@ -437,6 +437,15 @@ describe("the dashboard in headless Chromium", () => {
       await page.locator(".calibration-points path, .calibration-points .recharts-symbols").count(),
     ).toBeGreaterThan(0);
 
+    // Every forecast was made on one day: the score over time is drawn by week, one point.
+    await page
+      .getByRole("img", { name: new RegExp(`Brier score of ${MODEL} by week of prediction date`) })
+      .waitFor();
+    await page.getByText(`Brier score of ${MODEL} by week: 2 binary forecasts in 1 week`).waitFor();
+    expect(await page.locator(".score-time-n path, .score-time-n rect").count()).toBe(1);
+    expect(await page.locator(".score-time-box .recharts-line-dot").count()).toBe(1);
+    await page.screenshot({ path: path.join(shots, "track-record-scores.png"), fullPage: true });
+
     for (const question of questions) {
       const row = page.getByRole("row", { name: new RegExp(question.id) });
       const cells = await row.locator("td").allTextContents();

@@ -39,12 +39,14 @@ interface GroupScores {
   };
   multiple_choice: { n: number; imputed: number; brier: number | null; log_score: number | null };
   continuous: { n: number; imputed: number; crps: number | null; log_score: number | null };
+  series?: { start: number; binary: { n: number; brier: number | null } }[];
 }
 interface Report {
   object: "scores";
   group_by: string;
   from: number | null;
   to: number | null;
+  bucket: string | null;
   data: GroupScores[];
 }
 
@@ -279,6 +281,24 @@ describe.each(DATABASES)("scores on %s", (databaseName) => {
     const early = await scores(`group_by=model&to=${Date.UTC(2025, 1, 1) / 1000}`);
     expect(early.data.map((group) => [group.group, group.binary.n])).toEqual([[MODEL, 4]]);
     expect((await scores("group_by=model&from=2026-01-01")).data).toEqual([]);
+  });
+
+  it("adds each group's scores per month or week of prediction date with a bucket", async () => {
+    const byMonth = await scores("group_by=model&bucket=month");
+    expect(byMonth.bucket).toBe("month");
+    const whole = byMonth.data.find((group) => group.group === MODEL);
+    expect(whole?.series?.map((period) => [period.start, period.binary.n])).toEqual([
+      [Date.UTC(2025, 0, 1) / 1000, 4],
+    ]);
+    expect(whole?.series?.[0]?.binary.brier).toBeCloseTo(whole?.binary.brier ?? Number.NaN, 12);
+    const byWeek = await scores("group_by=model&bucket=week");
+    const other = byWeek.data.find((group) => group.group === OTHER_MODEL);
+    // Weeks start on Monday, UTC.
+    for (const period of other?.series ?? []) {
+      expect(new Date(period.start * 1000).getUTCDay()).toBe(1);
+    }
+    expect(other?.series?.reduce((sum, period) => sum + period.binary.n, 0)).toBe(2);
+    expect((await scores("group_by=model")).data[0]?.series).toBeUndefined();
   });
 
   it("refuses a backwards range (400) and unknown groupings (422)", async () => {

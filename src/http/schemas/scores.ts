@@ -18,6 +18,8 @@ export const DateInput = (description: string) =>
     { description },
   );
 
+const Mean = (description: string) => Nullable(Type.Number({ description }));
+
 export const ScoresQuerySchema = Type.Object({
   group_by: Type.Union([Type.Literal("model"), Type.Literal("api_key"), Type.Literal("tag")], {
     default: "model",
@@ -26,9 +28,33 @@ export const ScoresQuerySchema = Type.Object({
   }),
   from: Type.Optional(DateInput("first prediction date counted (inclusive)")),
   to: Type.Optional(DateInput("prediction dates before this are counted (exclusive)")),
+  bucket: Type.Optional(
+    Type.Union([Type.Literal("week"), Type.Literal("month")], {
+      description:
+        "adds each group's `series`: its scores per UTC week (from Monday) or month of prediction date",
+    }),
+  ),
 });
 
-const Mean = (description: string) => Nullable(Type.Number({ description }));
+const TypeScores = (brier: string) =>
+  Type.Object({
+    n: Type.Integer(),
+    imputed: Type.Integer(),
+    brier: Mean(brier),
+    log_score: Mean("mean log score"),
+  });
+
+const PeriodScoresSchema = Type.Object({
+  start: Type.Integer({ description: "Unix seconds of the week's (Monday, UTC) or month's start" }),
+  binary: TypeScores("mean Brier score"),
+  multiple_choice: TypeScores("mean multiclass Brier score"),
+  continuous: Type.Object({
+    n: Type.Integer(),
+    imputed: Type.Integer(),
+    crps: Mean("mean CRPS"),
+    log_score: Mean("mean log density"),
+  }),
+});
 
 const CalibrationBinSchema = Type.Object({
   lower: Type.Number(),
@@ -44,6 +70,7 @@ export const ScoreReportSchema = Type.Object(
     group_by: Type.String(),
     from: Nullable(Type.Integer()),
     to: Nullable(Type.Integer()),
+    bucket: Nullable(Type.String()),
     data: Type.Array(
       Type.Object({
         group: Nullable(Type.String({ description: "the model, API key id or tag" })),
@@ -68,6 +95,11 @@ export const ScoreReportSchema = Type.Object(
           crps: Mean("mean CRPS of the normal forecast"),
           log_score: Mean("mean log density of the outcome"),
         }),
+        series: Type.Optional(
+          Type.Array(PeriodScoresSchema, {
+            description: "with `bucket`: periods with forecasts, oldest first",
+          }),
+        ),
       }),
     ),
   },

@@ -166,9 +166,9 @@ export const complete = (api: Api, request: PlaygroundRequest) =>
 
 export type ScoreGrouping = "model" | "api_key" | "tag";
 
-/** The track record's scores of resolved forecasts, one entry per group. */
-export const scores = (api: Api, groupBy: ScoreGrouping) =>
-  api.get<ScoreReport>("/v1/scores", { group_by: groupBy });
+/** The track record's scores of resolved forecasts, one entry per group, and by period. */
+export const scores = (api: Api, groupBy: ScoreGrouping, bucket: "week" | "month") =>
+  api.get<ScoreReport>("/v1/scores", { group_by: groupBy, bucket });
 
 /** How many questions a page of the track record lists. */
 const QUESTIONS_PER_PAGE = 20;

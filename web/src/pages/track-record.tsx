@@ -1,8 +1,10 @@
 import { useState } from "react";
 import type { Api } from "../api/client";
 import { allKeys, questionPage, type ScoreGrouping, scores } from "../api/endpoints";
+import type { ScoreGroup } from "../api/types";
 import { CalibrationChart } from "../components/calibration-chart";
 import { LiveRegion, Loading } from "../components/notice";
+import { ScoreOverTimeChart } from "../components/score-over-time-chart";
 import { ScoreTable } from "../components/score-table";
 import { TrackQuestions } from "../components/track-questions";
 import { useLoad } from "../components/use-load";
@@ -27,7 +29,7 @@ function Scores({ api }: { api: Api }) {
   const [groupBy, setGroupBy] = useState<ScoreGrouping>("model");
   // undefined: the first group with binary forecasts.
   const [chosen, setChosen] = useState<string | null | undefined>(undefined);
-  const [report] = useLoad(() => scores(api, groupBy), [api, groupBy]);
+  const [report] = useLoad(() => scores(api, groupBy, "month"), [api, groupBy]);
   // An inference key cannot list keys: their ids are shown instead of their names.
   const [keys] = useLoad(() => allKeys(api).catch(() => []), [api]);
   const keyNames = new Map(
@@ -75,6 +77,14 @@ function Scores({ api }: { api: Api }) {
             plotted={plotted?.group ?? null}
             onPlot={setChosen}
           />
+          {plotted ? (
+            <ScoreOverTime
+              api={api}
+              groupBy={groupBy}
+              group={plotted}
+              name={nameOf(plotted.group)}
+            />
+          ) : null}
           {plotted && plotted.binary.calibration.length > 0 ? (
             <CalibrationChart bins={plotted.binary.calibration} group={nameOf(plotted.group)} />
           ) : null}
@@ -86,6 +96,30 @@ function Scores({ api }: { api: Api }) {
       </p>
     </section>
   );
+}
+
+/** Months within this span are drawn by week instead. */
+const WEEKLY_SPAN_SECONDS = 120 * 86_400;
+
+/** The plotted group's Brier by month, or by week when its forecasts span a few months only. */
+function ScoreOverTime(props: {
+  api: Api;
+  groupBy: ScoreGrouping;
+  group: ScoreGroup;
+  name: string;
+}) {
+  const { api, groupBy, group, name } = props;
+  const months = group.series ?? [];
+  const span = (months.at(-1)?.start ?? 0) - (months[0]?.start ?? 0);
+  const weekly = months.length > 0 && span < WEEKLY_SPAN_SECONDS;
+  const [weeks] = useLoad(
+    async () => (weekly ? scores(api, groupBy, "week") : null),
+    [api, groupBy, weekly],
+  );
+  if (!weekly) return <ScoreOverTimeChart series={months} bucket="month" group={name} />;
+  if (weeks.state !== "ready" || weeks.value === null) return null;
+  const own = weeks.value.data.find((entry) => entry.group === group.group);
+  return <ScoreOverTimeChart series={own?.series ?? []} bucket="week" group={name} />;
 }
 
 function Questions({ api }: { api: Api }) {
