@@ -58,6 +58,25 @@ export function isTransientDatabaseFailure(error: unknown): boolean {
   return isDatabaseOutage(error) || isDatabaseContention(error);
 }
 
+const CONTENTION_TRIES = 5;
+
+/**
+ * Runs `transaction` again when the database rolled it back for contention (a deadlock victim,
+ * a serialization failure): it was undone whole, so running it again is safe, and PostgreSQL
+ * asks callers to do so. Each wait is longer and jittered so that the two sides part.
+ */
+export async function retryOnContention<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= CONTENTION_TRIES || !isDatabaseContention(error)) throw error;
+      const wait = 5 * 2 ** attempt * (0.5 + Math.random());
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 /** The 503 a request gets while the database is away; the client is told when to retry. */
 export function databaseUnavailable(): ServiceError {
   return new ServiceError(

@@ -1,3 +1,4 @@
+import { retryOnContention } from "../cluster/database-outage.js";
 import type { Db } from "../db/database.js";
 import { listPage } from "../db/list-pages.js";
 import type { QuestionStatus } from "../db/schema.js";
@@ -174,74 +175,78 @@ export class Questions {
       );
     }
     const annulled = input.annulled === true;
-    return this.db.transaction(async (tx) => {
-      const question = await this.require(tx, organizationId, id, true);
-      const type = question.answer_type as AnswerType;
-      if (annulled && input.outcome != null) {
-        throw unprocessable(
-          "An annulled question has no outcome: send annulled without outcome.",
-          "invalid_outcome",
-          "outcome",
-          input.outcome,
-        );
-      }
-      const outcome: Outcome | null = annulled
-        ? null
-        : checkedOutcome(
-            type,
-            question.options ? (JSON.parse(question.options) as Record<string, string>) : null,
+    // Scores feed running totals shared by every question of the organization: two resolutions
+    // at once may deadlock on PostgreSQL, and the one rolled back runs again.
+    return retryOnContention(() =>
+      this.db.transaction(async (tx) => {
+        const question = await this.require(tx, organizationId, id, true);
+        const type = question.answer_type as AnswerType;
+        if (annulled && input.outcome != null) {
+          throw unprocessable(
+            "An annulled question has no outcome: send annulled without outcome.",
+            "invalid_outcome",
+            "outcome",
             input.outcome,
           );
-      const status: QuestionStatus = annulled ? "annulled" : "resolved";
-      const outcomeText = outcome === null ? null : JSON.stringify(outcome);
-      if (question.status !== "open") {
-        const same = question.status === status && question.outcome === outcomeText;
-        if (same && Number(question.resolved_at) === resolvedAt) return false;
-        if (!input.force) {
+        }
+        const outcome: Outcome | null = annulled
+          ? null
+          : checkedOutcome(
+              type,
+              question.options ? (JSON.parse(question.options) as Record<string, string>) : null,
+              input.outcome,
+            );
+        const status: QuestionStatus = annulled ? "annulled" : "resolved";
+        const outcomeText = outcome === null ? null : JSON.stringify(outcome);
+        if (question.status !== "open") {
+          const same = question.status === status && question.outcome === outcomeText;
+          if (same && Number(question.resolved_at) === resolvedAt) return false;
+          if (!input.force) {
+            throw new ServiceError(
+              "conflict",
+              `Question '${id}' is already ${question.status}${question.outcome === null ? "" : ` with outcome ${question.outcome}`}; send force: true (sibyl questions resolve --force) to change it.`,
+              { code: "question_already_resolved", param: "outcome" },
+            );
+          }
+        }
+        const latest = await latestPredictionDate(tx, organizationId, id);
+        if (latest !== null && resolvedAt < latest) {
           throw new ServiceError(
             "conflict",
-            `Question '${id}' is already ${question.status}${question.outcome === null ? "" : ` with outcome ${question.outcome}`}; send force: true (sibyl questions resolve --force) to change it.`,
-            { code: "question_already_resolved", param: "outcome" },
+            `resolved_at (${new Date(resolvedAt * 1000).toISOString()}) is before the prediction date of a forecast on this question (${new Date(latest * 1000).toISOString()}): a forecast cannot be scored against an outcome known before it was made.`,
+            { code: "resolution_before_forecast", param: "resolved_at" },
           );
         }
-      }
-      const latest = await latestPredictionDate(tx, organizationId, id);
-      if (latest !== null && resolvedAt < latest) {
-        throw new ServiceError(
-          "conflict",
-          `resolved_at (${new Date(resolvedAt * 1000).toISOString()}) is before the prediction date of a forecast on this question (${new Date(latest * 1000).toISOString()}): a forecast cannot be scored against an outcome known before it was made.`,
-          { code: "resolution_before_forecast", param: "resolved_at" },
-        );
-      }
-      await updateQuestionResolution(tx, organizationId, id, {
-        status,
-        outcome: outcomeText,
-        resolved_at: resolvedAt,
-      });
-      await insertResolution(tx, {
-        organization_id: organizationId,
-        question_id: id,
-        outcome: outcomeText,
-        annulled: annulled ? 1 : 0,
-        resolved_at: resolvedAt,
-        recorded_at: now,
-        forced: question.status !== "open" ? 1 : 0,
-        recorded_by: recordedBy,
-      });
-      for (const forecast of await forecastsToScore(tx, organizationId, id)) {
-        const score = scoreForecast(
-          {
-            answerType: forecast.answer_type,
-            answer:
-              forecast.answer === null ? null : (JSON.parse(forecast.answer) as RecordedAnswer),
-            predictionDate: Number(forecast.prediction_date),
-          },
-          { answerType: type, outcome, resolvedAt, optionLetters: optionLetters(question) },
-        );
-        await setForecastScore(tx, Number(forecast.seq), score);
-      }
-      return true;
-    });
+        await updateQuestionResolution(tx, organizationId, id, {
+          status,
+          outcome: outcomeText,
+          resolved_at: resolvedAt,
+        });
+        await insertResolution(tx, {
+          organization_id: organizationId,
+          question_id: id,
+          outcome: outcomeText,
+          annulled: annulled ? 1 : 0,
+          resolved_at: resolvedAt,
+          recorded_at: now,
+          forced: question.status !== "open" ? 1 : 0,
+          recorded_by: recordedBy,
+        });
+        for (const forecast of await forecastsToScore(tx, organizationId, id)) {
+          const score = scoreForecast(
+            {
+              answerType: forecast.answer_type,
+              answer:
+                forecast.answer === null ? null : (JSON.parse(forecast.answer) as RecordedAnswer),
+              predictionDate: Number(forecast.prediction_date),
+            },
+            { answerType: type, outcome, resolvedAt, optionLetters: optionLetters(question) },
+          );
+          await setForecastScore(tx, Number(forecast.seq), score);
+        }
+        return true;
+      }),
+    );
   }
 
   private async require(
