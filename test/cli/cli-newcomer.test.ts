@@ -92,6 +92,33 @@ describe("sibyl serve start-up failures", () => {
     expect(result.stderr).toContain("--host");
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it("exits 1 with one line naming a database it cannot open and the settings that move it", async () => {
+    const [home, instance] = [temp.make("sibyl-data-file-"), temp.make("sibyl-not-a-database-")];
+    const notAFolder = path.join(home, "data");
+    writeFileSync(notAFolder, "a file where the data folder should be\n");
+    const notADatabase = path.join(instance, "notes.db");
+    writeFileSync(notADatabase, "plain text, not SQLite\n");
+    writeFileSync(path.join(instance, "sibyl.yaml"), "database: { url: 'sqlite:notes.db' }\n");
+    const port = await freePort();
+    const [command, server] = await Promise.all([
+      runCli(["orgs", "list"], { cwd: home, env: { SIBYL_DATA_DIR: notAFolder } }),
+      runCli(["serve", "--port", String(port), "--config", "sibyl.yaml"], { cwd: instance }),
+    ]);
+    for (const [result, file, reason] of [
+      [command, path.join(notAFolder, "sibyl.db"), "a file stands where its folder should be"],
+      [server, notADatabase, "file is not a database"],
+    ] as const) {
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^sibyl: cannot open the SQLite database ${file}: .*${reason}.*SIBYL_DATA_DIR`,
+          ),
+        ),
+      ]);
+    }
+  }, 60_000);
 });
 
 describe("sibyl help", () => {
