@@ -122,10 +122,18 @@ describe("sibyl serve start-up failures", () => {
 });
 
 describe("sibyl help", () => {
-  it("prints the version", async () => {
-    const result = await runCli(["--version"], { cwd: temp.make("sibyl-version-") });
+  it("prints the version, and names a mistyped option given without a command", async () => {
+    const cwd = temp.make("sibyl-version-");
+    const [result, typo] = await Promise.all([
+      runCli(["--version"], { cwd }),
+      runCli(["--verison"], { cwd }),
+    ]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout).toMatch(/^sibyl \d+\.\d+\.\d+\n$/);
+    expect(typo).toMatchObject({ code: 2, stdout: "" });
+    expect(typo.stderr).toBe(
+      'sibyl: unknown option --verison (did you mean "--version"?): without a command, sibyl takes only --help, --version and --config.\nRun "sibyl --help" for its usage and an example.\n',
+    );
   });
 
   it("prints a command's own help and a group's commands from a real process", async () => {
