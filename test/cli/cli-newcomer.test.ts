@@ -275,14 +275,16 @@ describe("--config decides where the data lives", () => {
     expect((await exited).code).toBe(0);
   });
 
-  it("names the command that creates an organization when a fresh server starts", async () => {
+  it("names the dashboard it serves and the command that creates an organization when a fresh server starts", async () => {
     const cwd = temp.make("sibyl-first-start-");
-    const port = await freePort();
-    const child = spawnCli(["serve", "--port", String(port)], { cwd });
+    // Any free port: the log names the one the system gave.
+    const child = spawnCli(["serve", "--port", "0"], { cwd });
     children.push(child);
     const exited = completion(child);
     const startLine = await waitForOutput(child, /dashboard at/);
-    expect(startLine).toContain(`http://127.0.0.1:${port}/dashboard/`);
+    const dashboard = /dashboard at (http:\/\/127\.0\.0\.1:(\d+)\/dashboard\/);/.exec(startLine);
+    expect(Number(dashboard?.[2])).toBeGreaterThan(0);
+    expect((await fetch(dashboard?.[1] as string)).status).not.toBe(404);
     expect(startLine).toContain("sibyl orgs create --name NAME --credits-usd 5");
     child.kill("SIGTERM");
     const result = await exited;
