@@ -230,6 +230,44 @@ describe("sibyl help", () => {
   });
 });
 
+describe("sibyl news import", () => {
+  const RSS = `<?xml version="1.0"?>
+<rss version="2.0"><channel><title>Water Wire</title>
+<item><title>Reservoir levels fall</title><link>https://news.example/rss/1</link>
+  <pubDate>Tue, 12 Mar 2024 08:00:00 GMT</pubDate><description>Levels fell.</description></item>
+</channel></rss>
+`;
+  const atom = (entry: string) => `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Atom Water</title>
+<entry><title>Reservoir levels fall again</title>${entry}
+  <published>2024-03-12T08:00:00Z</published><summary>Levels fell again.</summary></entry>
+</feed>
+`;
+
+  it("imports RSS and Atom files, and exits 1 when it imported nothing and rejected something", async () => {
+    const files = {
+      "water.rss": RSS,
+      "water.atom": atom('<link href="https://news.example/atom/1"/>'),
+      "linkless.atom": atom(""),
+    };
+    const results = await Promise.all(
+      Object.entries(files).map(([name, text]) => {
+        const cwd = temp.make("sibyl-feed-import-");
+        writeFileSync(path.join(cwd, name), text);
+        return runCli(["news", "import", name], { cwd });
+      }),
+    );
+    const [rss, good, linkless] = results.map((result) => ({
+      ...result,
+      summary: JSON.parse(result.stdout) as unknown,
+    }));
+    expect(rss).toMatchObject({ code: 0, summary: { imported: 1, rejected: 0 } });
+    expect(good).toMatchObject({ code: 0, summary: { imported: 1, rejected: 0 } });
+    expect(linkless).toMatchObject({ code: 1, summary: { imported: 0, rejected: 1 } });
+    expect(linkless?.stderr).toContain("linkless.atom:3: item has no http(s) link");
+  }, 60_000);
+});
+
 describe("--config decides where the data lives", () => {
   it("reads relative paths from the configuration's folder, wherever the command runs", async () => {
     const root = temp.make("sibyl-config-home-");
