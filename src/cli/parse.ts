@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
+import { nearest } from "../util/nearest.js";
 import { type CliValues, type Command, FLAGS, type FlagName, UsageError } from "./command.js";
 import { COMMANDS } from "./commands.js";
 import { commandHelp, commandName, globalHelp, groupHelp } from "./help.js";
-import { nearest } from "./nearest.js";
 
 /** What the command line asks for. */
 export type Parsed =
