@@ -24,6 +24,8 @@ const GROUPS: Record<string, string[]> = {
   dashboard: ["link"],
   news: ["import"],
   eval: ["run", "report"],
+  payments: ["reconcile"],
+  questions: ["resolve"],
 };
 const COMMANDS = [
   ["serve"],
