@@ -313,7 +313,8 @@ describe("--config decides where the data lives", () => {
     expect(balance.status).toBe(200);
     child.kill("SIGTERM");
     expect((await exited).code).toBe(0);
-  });
+    // Three processes one after another: a busy machine takes more than the default.
+  }, 90_000);
 
   it("names the dashboard it serves and the command that creates an organization when a fresh server starts", async () => {
     const cwd = temp.make("sibyl-first-start-");
