@@ -22,6 +22,7 @@ import { HttpMetrics } from "./http/metrics.js";
 import { openApiOptions } from "./http/openapi.js";
 import { registerRequestHooks, writeAccessLine } from "./http/request-hooks.js";
 import { requestIdOf } from "./http/request-id.js";
+import { routeHints } from "./http/route-hints.js";
 import { type DashboardOptions, registerDashboardRoutes } from "./http/routes/dashboard.js";
 import { ORGANIZATION_SCHEMAS } from "./http/routes/organization-schemas.js";
 import { RESPONSE_SCHEMAS } from "./http/routes/responses.js";
@@ -111,6 +112,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // after the answer. Completions still stop at a half-close (`clientGone`, http/sse.ts).
   Object.assign(app.server, { httpAllowHalfOpen: true });
 
+  // Before any route, so every one is known to the 404's hint.
+  const routeNotFound = routeHints(app);
   const metrics = new HttpMetrics(services.metrics.registry);
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   registerJsonBodyParser(app, JSON_BODY_LIMIT);
@@ -146,7 +149,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       .status(404)
       .send(
         errorBody(
-          `No route for ${request.method} ${request.url.split("?")[0]}.`,
+          routeNotFound(request.method, request.url.split("?")[0] as string),
           "invalid_request_error",
           "route_not_found",
         ),

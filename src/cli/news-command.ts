@@ -1,5 +1,5 @@
 import type { Command } from "./command.js";
-import { newsCommand } from "./news.js";
+import { newsImport } from "./news.js";
 
 export const NEWS_IMPORT: Command = {
   words: ["news", "import"],
@@ -23,8 +23,8 @@ export const NEWS_IMPORT: Command = {
   examples: ['sibyl news import articles.jsonl   → {"imported","duplicates","rejected"}'],
   usesDatabase: true,
   run: ({ args, values, config, io }) =>
-    newsCommand(
-      ["import", ...args],
+    newsImport(
+      args[0] as string,
       { fromPublished: values["first-seen-from-published"] === true },
       config,
       io,

@@ -6,7 +6,7 @@ import { migrateToLatest } from "../db/migrate.js";
 import { ArchiveStore } from "../research/archive/archive-store.js";
 import { importArticleFile } from "../research/archive/import-file.js";
 import { systemClock } from "../util/clock.js";
-import { type CliIo, UsageError } from "./command.js";
+import type { CliIo } from "./command.js";
 
 /**
  * `sibyl news import FILE [--first-seen-from-published]`: fills the news archive from a JSON
@@ -14,19 +14,12 @@ import { type CliIo, UsageError } from "./command.js";
  * seen now, or with the flag at their published date. Rejected entries and progress go to stderr; stdout
  * gets one JSON summary. Exits 1 when nothing was imported and something was rejected.
  */
-export async function newsCommand(
-  args: string[],
+export async function newsImport(
+  file: string,
   options: { fromPublished: boolean },
   config: Config,
   io: CliIo,
 ): Promise<number> {
-  const [action, file, ...extra] = args;
-  if (action !== "import") throw new UsageError(`unknown command "news ${args.join(" ")}"`);
-  if (!file) {
-    throw new UsageError("news import needs a FILE (JSON Lines, or an RSS, Atom or RDF feed)");
-  }
-  if (extra.length > 0) throw new UsageError(`news import takes one FILE, got: ${args.join(" ")}`);
-
   const unreadable = await whyUnreadable(file);
   if (unreadable) {
     io.stderr(`sibyl: cannot read ${file}: ${unreadable}`);

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
+import { nearest } from "../util/nearest.js";
 import { type CliValues, type Command, FLAGS, type FlagName, UsageError } from "./command.js";
 import { COMMANDS } from "./commands.js";
 import { commandHelp, commandName, globalHelp, groupHelp } from "./help.js";
-import { nearest } from "./nearest.js";
 
 /** What the command line asks for. */
 export type Parsed =
@@ -30,6 +30,7 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
   }
   const command = findCommand(positionals);
   if (command === null) {
+    checkOptionsWithoutCommand(tokens);
     if (known.version) return { kind: "version" };
     return known.help ? { kind: "help", text: globalHelp() } : { kind: "missing-command" };
   }
@@ -117,6 +118,19 @@ function checkOptions(command: Command, tokens: readonly Token[]): void {
       throw new UsageError(`${flag} is given more than once; give it once.`, name);
     }
     seen.add(token.name);
+  }
+}
+
+/** `sibyl --verison` is a mistake to name, not a request for the whole usage. */
+function checkOptionsWithoutCommand(tokens: readonly Token[]): void {
+  const allowed = ["--help", "--version", "--config"];
+  for (const token of tokens) {
+    if (token.kind !== "option" || allowed.includes(`--${token.name}`)) continue;
+    const hint = suggestion(`--${token.name}`, allowed, "");
+    throw new UsageError(
+      `unknown option ${token.rawName}${hint}: without a command, sibyl takes only --help, --version and --config.`,
+      "",
+    );
   }
 }
 

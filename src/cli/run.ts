@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { isDatabaseOutage } from "../cluster/database-outage.js";
 import { ConfigError, loadConfig } from "../config/index.js";
+import { DatabaseOpenError } from "../db/open-error.js";
 import { ServiceError } from "../errors.js";
 import { type CliIo, CommandFailure, UsageError } from "./command.js";
 import { globalHelp } from "./help.js";
@@ -61,6 +62,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       error instanceof ConfigError ||
       error instanceof ServiceError ||
       error instanceof CommandFailure ||
+      error instanceof DatabaseOpenError ||
       error instanceof RangeError ||
       (error instanceof Error && (isDatabaseOutage(error) || isDatabaseOutage(error.cause)))
     ) {

@@ -103,10 +103,8 @@ async function logNextStep(
   services: Services,
   configFile: string | null,
 ): Promise<void> {
-  const dashboard = new URL(
-    "dashboard/",
-    `${services.config.server.public_url.replace(/\/+$/, "")}/`,
-  ).href;
+  const dashboard = new URL("dashboard/", `${reachableUrl(app, services).replace(/\/+$/, "")}/`)
+    .href;
   const config = configFile === null ? "" : ` --config ${quoted(configFile)}`;
   const [first] = await services.organizations.list();
   const next = first
@@ -118,6 +116,18 @@ async function logNextStep(
       ? `dashboard at ${dashboard}; sign in with: ${next}`
       : `dashboard at ${dashboard}; no organization yet, create one with: ${next}`,
   );
+}
+
+/**
+ * server.public_url, or with `--port 0` (any free port) the port the system gave: a URL with
+ * port 0 reaches nothing.
+ */
+function reachableUrl(app: FastifyInstance, services: Services): string {
+  const url = new URL(services.config.server.public_url);
+  const address = app.server.address();
+  if (url.port !== "0" || address === null || typeof address === "string") return url.href;
+  url.port = String(address.port);
+  return url.href;
 }
 
 const quoted = (text: string) =>

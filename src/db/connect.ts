@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import type pg from "pg";
 import { ConnectionTurns } from "./connection-turns.js";
 import type { Db, DialectName } from "./database.js";
+import { DatabaseOpenError } from "./open-error.js";
 import { postgresDatabase } from "./postgres-database.js";
 import { preparingPool } from "./prepared-statements.js";
 import type { Database } from "./schema.js";
@@ -115,10 +116,22 @@ function isSqliteBusy(error: unknown): boolean {
   return error instanceof SqliteDatabase.SqliteError && error.code.startsWith("SQLITE_BUSY");
 }
 
+/** The SQLite file opened with its write-ahead log on, its folder created if need be. */
+function openSqliteFile(file: string): SqliteDatabase.Database {
+  let sqlite: SqliteDatabase.Database | null = null;
+  try {
+    if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+    sqlite = new SqliteDatabase(file);
+    turnOnWriteAheadLog(sqlite);
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    throw new DatabaseOpenError(file, error);
+  }
+}
+
 function connectSqlite(file: string): DatabaseHandle {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SqliteDatabase(file);
-  turnOnWriteAheadLog(sqlite);
+  const sqlite = openSqliteFile(file);
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   // Other processes (CLI, workers) may hold the write lock briefly.

@@ -5,6 +5,7 @@ import type { FastifySchemaValidationError } from "fastify/types/schema.js";
 import { UNLISTED_PROBLEMS, type ValidationDetail } from "../error-responses.js";
 import { type BoundedValidator, boundedValidator, CHECKING_STOPPED } from "./bounded-validator.js";
 import { echoedInput } from "./echoed-input.js";
+import { enumMessage } from "./enum-message.js";
 import type { JsonSyntaxProblem } from "./json-syntax.js";
 
 export type { ValidationDetail };
@@ -236,7 +237,7 @@ function describe(
         loc,
         input,
         type: "enum",
-        msg: `Input should be ${allowed.join(" or ")}`,
+        msg: enumMessage(params.allowedValues as unknown[], input),
         ctx: { expected: allowed.join(", ") },
       };
     }

@@ -24,6 +24,8 @@ const GROUPS: Record<string, string[]> = {
   dashboard: ["link"],
   news: ["import"],
   eval: ["run", "report"],
+  payments: ["reconcile"],
+  questions: ["resolve"],
 };
 const COMMANDS = [
   ["serve"],
@@ -92,13 +94,48 @@ describe("sibyl serve start-up failures", () => {
     expect(result.stderr).toContain("--host");
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it("exits 1 with one line naming a database it cannot open and the settings that move it", async () => {
+    const [home, instance] = [temp.make("sibyl-data-file-"), temp.make("sibyl-not-a-database-")];
+    const notAFolder = path.join(home, "data");
+    writeFileSync(notAFolder, "a file where the data folder should be\n");
+    const notADatabase = path.join(instance, "notes.db");
+    writeFileSync(notADatabase, "plain text, not SQLite\n");
+    writeFileSync(path.join(instance, "sibyl.yaml"), "database: { url: 'sqlite:notes.db' }\n");
+    const port = await freePort();
+    const [command, server] = await Promise.all([
+      runCli(["orgs", "list"], { cwd: home, env: { SIBYL_DATA_DIR: notAFolder } }),
+      runCli(["serve", "--port", String(port), "--config", "sibyl.yaml"], { cwd: instance }),
+    ]);
+    for (const [result, file, reason] of [
+      [command, path.join(notAFolder, "sibyl.db"), "a file stands where its folder should be"],
+      [server, notADatabase, "file is not a database"],
+    ] as const) {
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^sibyl: cannot open the SQLite database ${file}: .*${reason}.*SIBYL_DATA_DIR`,
+          ),
+        ),
+      ]);
+    }
+  }, 60_000);
 });
 
 describe("sibyl help", () => {
-  it("prints the version", async () => {
-    const result = await runCli(["--version"], { cwd: temp.make("sibyl-version-") });
+  it("prints the version, and names a mistyped option given without a command", async () => {
+    const cwd = temp.make("sibyl-version-");
+    const [result, typo] = await Promise.all([
+      runCli(["--version"], { cwd }),
+      runCli(["--verison"], { cwd }),
+    ]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout).toMatch(/^sibyl \d+\.\d+\.\d+\n$/);
+    expect(typo).toMatchObject({ code: 2, stdout: "" });
+    expect(typo.stderr).toBe(
+      'sibyl: unknown option --verison (did you mean "--version"?): without a command, sibyl takes only --help, --version and --config.\nRun "sibyl --help" for its usage and an example.\n',
+    );
   });
 
   it("prints a command's own help and a group's commands from a real process", async () => {
@@ -195,6 +232,44 @@ describe("sibyl help", () => {
   });
 });
 
+describe("sibyl news import", () => {
+  const RSS = `<?xml version="1.0"?>
+<rss version="2.0"><channel><title>Water Wire</title>
+<item><title>Reservoir levels fall</title><link>https://news.example/rss/1</link>
+  <pubDate>Tue, 12 Mar 2024 08:00:00 GMT</pubDate><description>Levels fell.</description></item>
+</channel></rss>
+`;
+  const atom = (entry: string) => `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Atom Water</title>
+<entry><title>Reservoir levels fall again</title>${entry}
+  <published>2024-03-12T08:00:00Z</published><summary>Levels fell again.</summary></entry>
+</feed>
+`;
+
+  it("imports RSS and Atom files, and exits 1 when it imported nothing and rejected something", async () => {
+    const files = {
+      "water.rss": RSS,
+      "water.atom": atom('<link href="https://news.example/atom/1"/>'),
+      "linkless.atom": atom(""),
+    };
+    const results = await Promise.all(
+      Object.entries(files).map(([name, text]) => {
+        const cwd = temp.make("sibyl-feed-import-");
+        writeFileSync(path.join(cwd, name), text);
+        return runCli(["news", "import", name], { cwd });
+      }),
+    );
+    const [rss, good, linkless] = results.map((result) => ({
+      ...result,
+      summary: JSON.parse(result.stdout) as unknown,
+    }));
+    expect(rss).toMatchObject({ code: 0, summary: { imported: 1, rejected: 0 } });
+    expect(good).toMatchObject({ code: 0, summary: { imported: 1, rejected: 0 } });
+    expect(linkless).toMatchObject({ code: 1, summary: { imported: 0, rejected: 1 } });
+    expect(linkless?.stderr).toContain("linkless.atom:3: item has no http(s) link");
+  }, 60_000);
+});
+
 describe("--config decides where the data lives", () => {
   it("reads relative paths from the configuration's folder, wherever the command runs", async () => {
     const root = temp.make("sibyl-config-home-");
@@ -238,16 +313,19 @@ describe("--config decides where the data lives", () => {
     expect(balance.status).toBe(200);
     child.kill("SIGTERM");
     expect((await exited).code).toBe(0);
+    // Three processes one after another: a busy machine takes more than the default.
   }, 90_000);
 
-  it("names the command that creates an organization when a fresh server starts", async () => {
+  it("names the dashboard it serves and the command that creates an organization when a fresh server starts", async () => {
     const cwd = temp.make("sibyl-first-start-");
-    const port = await freePort();
-    const child = spawnCli(["serve", "--port", String(port)], { cwd });
+    // Any free port: the log names the one the system gave.
+    const child = spawnCli(["serve", "--port", "0"], { cwd });
     children.push(child);
     const exited = completion(child);
     const startLine = await waitForOutput(child, /dashboard at/);
-    expect(startLine).toContain(`http://127.0.0.1:${port}/dashboard/`);
+    const dashboard = /dashboard at (http:\/\/127\.0\.0\.1:(\d+)\/dashboard\/);/.exec(startLine);
+    expect(Number(dashboard?.[2])).toBeGreaterThan(0);
+    expect((await fetch(dashboard?.[1] as string)).status).not.toBe(404);
     expect(startLine).toContain("sibyl orgs create --name NAME --credits-usd 5");
     child.kill("SIGTERM");
     const result = await exited;

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
 
@@ -74,5 +75,21 @@ describe("a first run on the default configuration", () => {
     expect(added).toEqual([
       expect.objectContaining({ kind: "charge", memo: "classification", amount_usd: -0.0005 }),
     ]);
+  });
+
+  it("refuses a question the balance cannot hold with the very message the API guide quotes", async () => {
+    const poor = await server.createOrg("0.01");
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${poor.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "sibyl-demo",
+        messages: [{ role: "user", content: "Will it rain in Paris tomorrow?" }],
+      }),
+    });
+    expect(response.status).toBe(402);
+    const { error } = (await response.json()) as { error: { message: string } };
+    const guide = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
+    expect(guide.replace(/\s+/g, " ")).toContain(`\`${error.message}\``);
   });
 });

@@ -137,6 +137,28 @@ describe("422 validation errors in FastAPI's shape, with an OpenAI error", () =>
     expect(response.error.message.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    [
+      { answer_type: "bianry" },
+      'body.answer_type: Input should be "binary" or "multiple_choice" or "continuous" or "continuous_value_only" or "free_response" or "auto" (either letter case); did you mean "binary"?',
+    ],
+    [
+      { reasoning_effort: "hihg" },
+      'body.reasoning_effort: Input should be "low" or "medium" or "high"; did you mean "high"?',
+    ],
+    [
+      { reasoning_effort: "extreme" },
+      'body.reasoning_effort: Input should be "low" or "medium" or "high"',
+    ],
+  ])(
+    "names the allowed values once each, and the one a typo meant: %o",
+    async (fields, message) => {
+      const response = await send("/v1/chat/completions", { ...chat, ...fields });
+      expect(response.status).toBe(422);
+      expect(response.error.message).toBe(message);
+    },
+  );
+
   it("reports every problem, not only the first", async () => {
     const response = await send("/v1/chat/completions", { ...chat, temperature: 9, n: 0 });
     expect(response.status).toBe(422);

@@ -148,6 +148,29 @@ describe("the playground in headless Chromium", () => {
     );
   });
 
+  it("shows the fee for classifying an auto question in the cost split, and the ledger names it classification", async () => {
+    const org = await server.createOrg("5");
+    const page = await signedIn(org.apiKey);
+    await ask(page, BASELINE, "Will the bill pass before July?");
+    await page.getByLabel("Answer type").selectOption("auto");
+    await page.getByRole("button", { name: "Send" }).click();
+    const split = page.getByTestId("cost-split");
+    await split.waitFor();
+    await expect(
+      split.getByRole("row", { name: /Classification/ }).textContent(),
+    ).resolves.toContain("$0.0005");
+
+    await nav(page, "Ledger").click();
+    const rows = page.getByRole("table").getByRole("row", { name: /charge/ });
+    await rows.first().waitFor();
+    const labels = await rows.locator("td:last-child").allTextContents();
+    // One request, two charges: the model's tokens under its name, the classification fee apart.
+    expect(labels.map((text) => text.replace(/chatcmpl-\S+$/, "")).sort()).toEqual([
+      "classification",
+      BASELINE,
+    ]);
+  });
+
   it("marks the keys that sign-in links issued", async () => {
     const org = await server.createOrg("1");
     const { services } = server;

@@ -110,23 +110,30 @@ describe("request ids", () => {
 
 describe("unknown routes", () => {
   it.each([
-    ["GET", "/v1/nothing-here"],
-    ["GET", "/v1/compat/nothing-here"],
-    ["GET", "/v2/models"],
-    ["DELETE", "/v1/models"],
-    ["POST", "/v1/balance"],
-    ["POST", "/"],
-  ])("answers %s %s with a JSON 404 naming the route", async (method, path) => {
-    const response = await request(server.url, path, { method, apiKey: org.apiKey });
-    expectErrorResponse(response, {
-      status: 404,
-      code: "route_not_found",
-      type: "invalid_request_error",
-    });
-    expect((response.body as { error: { message: string } }).error.message).toBe(
-      `No route for ${method} ${path}.`,
-    );
-  });
+    ["GET", "/v1/nothing-here", ""],
+    ["GET", "/v1/compat/nothing-here", ""],
+    ["GET", "/v2/models", " (did you mean GET /v1/models?)"],
+    ["GET", "/v1/modles", " (did you mean GET /v1/models?)"],
+    ["POST", "/v1/chat/completion", " (did you mean POST /v1/chat/completions?)"],
+    ["GET", "/v1/chat/completions", ": this path takes POST"],
+    ["DELETE", "/v1/models", ": this path takes GET"],
+    ["POST", "/v1/balance", ": this path takes GET"],
+    ["PUT", "/v1/files/file-abc", ": this path takes GET or DELETE"],
+    ["POST", "/", ": this path takes GET"],
+  ])(
+    "answers %s %s with a JSON 404 naming the route and what was likely meant",
+    async (method, path, hint) => {
+      const response = await request(server.url, path, { method, apiKey: org.apiKey });
+      expectErrorResponse(response, {
+        status: 404,
+        code: "route_not_found",
+        type: "invalid_request_error",
+      });
+      expect((response.body as { error: { message: string } }).error.message).toBe(
+        `No route for ${method} ${path}${hint}.`,
+      );
+    },
+  );
 });
 
 describe("metrics", () => {

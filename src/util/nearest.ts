@@ -10,7 +10,7 @@ export function nearest(word: string, candidates: readonly string[]): string[] {
     .map(({ candidate }) => candidate);
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
