@@ -1,3 +1,4 @@
+import { keepingLast } from "../last-reading.js";
 import { formatNumber } from "../numbers.js";
 
 const UNITS = [
@@ -124,12 +125,6 @@ function midpoint(match: string, low: string, high: string, percent: boolean): s
   return percent ? `${middle}%` : middle;
 }
 
-/**
- * `text` with the ways models write a probability in words rewritten as plain figures:
- * "thirty-five percent" → "35%", "one in four" → "1 in 4", "3:1 against" → "25%",
- * "20-30%" → "25%", "35,5 %" → "35.5 %", "a coin flip" → "50% chance", "two-thirds" → "66.67%"
- * where a chance is stated; margins such as "(±5%)" are blanked.
- */
 function fractionWord(word: string, offset: number, text: string): string {
   const value = FRACTION_VALUES.find(([pattern]) => pattern.test(word))?.[1];
   const stated =
@@ -141,7 +136,7 @@ function fractionWord(word: string, offset: number, text: string): string {
   return value === undefined || !stated ? word : asPercent(value);
 }
 
-export function plainProbabilities(text: string): string {
+function rewrittenProbabilities(text: string): string {
   return text
     .replace(EVEN_CHANCE, (_phrase: string, offset: number, whole: string) =>
       BOUND_BEFORE.test(whole.slice(Math.max(0, offset - 12), offset)) ? "even" : "50% chance",
@@ -169,3 +164,12 @@ export function plainProbabilities(text: string): string {
       isRange(match) ? midpoint(match, low, high, false) : match,
     );
 }
+
+/**
+ * `text` with the ways models write a probability in words rewritten as plain figures:
+ * "thirty-five percent" → "35%", "one in four" → "1 in 4", "3:1 against" → "25%",
+ * "20-30%" → "25%", "35,5 %" → "35.5 %", "a coin flip" → "50% chance", "two-thirds" → "66.67%"
+ * where a chance is stated; margins such as "(±5%)" are blanked.
+ * The last text's rewriting is kept: two readings of a reply ask for it.
+ */
+export const plainProbabilities = keepingLast(rewrittenProbabilities);
