@@ -1,3 +1,5 @@
+import { nextWordMayStart } from "./next-word.js";
+
 // A chance stated for the event not happening: "the chance it does not pass at 85%", "85%
 // likely to fail", "odds it won't happen: 85%", "a 90% chance this doesn't happen".
 const NEGATION = /\b(?:not|never|fail(?:s|ing|ed)?|cannot|\w+n['’]t)\b/gi;
@@ -37,6 +39,7 @@ function spanBefore(text: string, start: number): string {
 
 /** The words after the figure ending at `end` that say what it is the chance of. */
 function spanAfter(text: string, end: number): string {
+  if (!nextWordMayStart(text, end, "cplost")) return "";
   const window = text.slice(end, end + REACH);
   if (!CHANCE_AFTER.test(window)) return "";
   const clauseEnd = AFTER_CLAUSE_END.exec(window);

@@ -1,6 +1,7 @@
 import { findNumbers } from "../numbers.js";
 import { isEvidence } from "./evidence.js";
 import { CHANCE_WORDS, NEGATION_REACH, statesChanceOfNo } from "./negated-event.js";
+import { nextWordMayStart } from "./next-word.js";
 import { complement, probabilityFrom, type StatedFigure } from "./stated-figure.js";
 import type { RawNumber } from "./validate.js";
 import { WordPositions } from "./word-positions.js";
@@ -109,7 +110,7 @@ export function proseProbabilities(text: string): ProseFigure[] {
       continue;
     }
     const attached =
-      matchesAt(WORD_AFTER_HERE, text, end) ||
+      (nextWordMayStart(text, end, "cplors") && matchesAt(WORD_AFTER_HERE, text, end)) ||
       (worded && WORD_BEFORE.test(text.slice(Math.max(0, start - BEFORE_REACH), start)));
     const chanceBefore = chanceWords.within(start - NEGATION_REACH, start);
     const raw = statesChanceOfNo(text, start, end, chanceBefore)

@@ -1,5 +1,6 @@
 import { findNumbers, isYearLike, type NumberToken, readNumberAt } from "../numbers.js";
 import { statesChanceOfNo } from "./negated-event.js";
+import { nextWordMayStart } from "./next-word.js";
 import type { RawNumber } from "./validate.js";
 
 /** A figure as written, for "yes", and where it stands in the text. */
@@ -41,7 +42,7 @@ export function readProbabilityAt(text: string, index: number): StatedFigure | n
 /** The figure that starts with `token`: a fraction when odds follow ("3 in 10"), else itself. */
 export function probabilityFrom(text: string, token: NumberToken): StatedFigure {
   ODDS_JOINER_HERE.lastIndex = token.end;
-  const joiner = ODDS_JOINER_HERE.exec(text);
+  const joiner = nextWordMayStart(text, token.end, "io") ? ODDS_JOINER_HERE.exec(text) : null;
   const whole = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
   if (whole === null || token.percent || whole.percent || whole.value <= 0) {
     return { raw: token, start: token.start, end: token.end };
