@@ -32,21 +32,30 @@ export function isYearLike(token: NumberToken): boolean {
 
 const MONTH =
   "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
-// A date's parts stand on one line: "in March.\n\n10th percentile: 2.1M" holds no date.
-const DATES = [
-  /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?\b/g,
-  /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
-  new RegExp(String.raw`\b${MONTH}\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?\b(?:,?[ \t]+\d{4}\b)?`, "g"),
-  new RegExp(
-    String.raw`\b\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?${MONTH}\b(?:,?[ \t]+\d{4}\b)?`,
-    "g",
-  ),
+// A date's parts stand on one line: "in March.\n\n10th percentile: 2.1M" holds no date. Each
+// pattern comes with what all its dates hold beyond digits, tested first: a pattern that starts
+// at a digit tries every digit of the text, a test for a sign or a month skips over them.
+const DATES: [pattern: RegExp, mark: RegExp][] = [
+  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?\b/g, /-\d\d-/],
+  [/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g, /\/\d{1,2}\//],
+  [
+    new RegExp(String.raw`\b${MONTH}\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?\b(?:,?[ \t]+\d{4}\b)?`, "g"),
+    new RegExp(MONTH),
+  ],
+  [
+    new RegExp(
+      String.raw`\b\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?${MONTH}\b(?:,?[ \t]+\d{4}\b)?`,
+      "g",
+    ),
+    new RegExp(MONTH),
+  ],
 ];
 
 /** `text` with calendar dates blanked out (same length, so positions still line up). */
 export function withoutDates(text: string): string {
   return DATES.reduce(
-    (current, pattern) => current.replace(pattern, (date) => " ".repeat(date.length)),
+    (current, [pattern, mark]) =>
+      mark.test(current) ? current.replace(pattern, (date) => " ".repeat(date.length)) : current,
     text,
   );
 }

@@ -53,7 +53,8 @@ const VERDICT_IN_WORDS =
 const SENTENCE_END = /[.!?\n]/g;
 
 // ForecastBench asks for the final probability between single asterisks: "*0.62*".
-const ASTERISKED = /(?<!\*)\*([^*\n]{1,24})\*(?!\*)/g;
+// The star is matched before the look back for another, so a search skips to stars alone.
+const ASTERISKED = /\*(?<!\*\*)([^*\n]{1,24})\*(?!\*)/g;
 
 function probabilityIn(object: JsonObject): RawNumber | null {
   const byKey = new Map(Object.entries(object).map(([key, inner]) => [normalizeKey(key), inner]));

@@ -51,12 +51,21 @@ export interface Commitment {
   rule: "revision" | "range_point" | "yes_side";
 }
 
+// What every match of the patterns that start at a figure holds beyond it: a pass of such a
+// pattern tries every digit of the text, a test for the word or sign skips over them.
+const ARROW_MARK = /→|->|=>|⟶/;
+const NOW_MARK = /now/i;
+const POINT_AFTER_MARK = /\bas\s+my\b/i;
+const YES_MARK = /yes/i;
+
 function lastOf(
   text: string,
   pattern: RegExp,
   rule: Commitment["rule"],
   figureAt: (match: RegExpExecArray) => number,
+  mark?: RegExp,
 ): Commitment | null {
+  if (mark?.test(text) === false) return null;
   let last: Commitment | null = null;
   for (const match of text.matchAll(pattern)) {
     const figure = readNumberAt(text, figureAt(match as RegExpExecArray));
@@ -89,14 +98,14 @@ function lastExplicit(text: string): number {
 export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
   const found = [
     lastOf(text, REVISED_TO, "revision", afterMatch),
-    lastOf(text, ARROW, "revision", afterMatch),
+    lastOf(text, ARROW, "revision", afterMatch, ARROW_MARK),
     lastOf(text, REVISED_LABEL, "revision", afterMatch),
-    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch),
+    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK),
     lastOf(text, POINT, "range_point", afterMatch),
-    lastOf(text, POINT_AFTER, "range_point", atMatch),
+    lastOf(text, POINT_AFTER, "range_point", atMatch, POINT_AFTER_MARK),
     ...(yesSide
       ? [
-          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch),
+          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch, YES_MARK),
           lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch),
         ]
       : []),
