@@ -256,10 +256,14 @@ function scanAt(text: string, start: number, into: NumberToken[]): number {
   return end;
 }
 
-function scanNumbers(text: string): readonly NumberToken[] {
+/**
+ * The numbers whose match starts from `from` up to `to`, as a scan of the whole text finds
+ * them when `from` is where it may start afresh (see numbers-from-end.ts).
+ */
+export function numbersBetween(text: string, from: number, to: number): NumberToken[] {
   const tokens: NumberToken[] = [];
-  let index = 0;
-  while (index < text.length) {
+  let index = from;
+  while (index < to) {
     if (!mayStartNumber(text.charCodeAt(index))) {
       index++;
       continue;
@@ -271,7 +275,9 @@ function scanNumbers(text: string): readonly NumberToken[] {
 }
 
 /** Every number written in `text`, in order; shared by the readings of one text. */
-export const findNumbers = keepingLast(scanNumbers);
+export const findNumbers = keepingLast((text: string): readonly NumberToken[] =>
+  numbersBetween(text, 0, text.length),
+);
 
 /** Where the hedges ("about", "~", spaces) written from `index` end. */
 function hedgesEnd(text: string, from: number): number {

@@ -1,10 +1,5 @@
-import {
-  findNumbers,
-  isYearLike,
-  type NumberToken,
-  readNumberAt,
-  scaleOfWord,
-} from "../numbers.js";
+import { isYearLike, type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
+import { numbersFromEnd } from "../numbers-from-end.js";
 import { normalQuantile } from "./normal.js";
 
 // "42.5 ± 5.2", "1,750,000 (σ = 150,000)", "14.2 seats (SD 2.1)": a figure and its spread.
@@ -28,8 +23,7 @@ function scaleOf(text: string, token: NumberToken): number | undefined {
 export function plusMinus(
   text: string,
 ): { mean: number; standardDeviation: number; index: number } | null {
-  let last: { mean: number; standardDeviation: number; index: number } | null = null;
-  for (const token of findNumbers(text)) {
+  for (const token of numbersFromEnd(text).backwards()) {
     SPREAD_AFTER.lastIndex = token.end;
     const joiner = SPREAD_AFTER.exec(text);
     const spread = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
@@ -39,9 +33,9 @@ export function plusMinus(
     // "$28.0bn ± 2%": a spread in percent of a figure that is not one is relative to it.
     const relative = spread.percent && !token.percent;
     const standardDeviation = relative ? (Math.abs(mean) * spread.value) / 100 : spread.value;
-    last = { mean, standardDeviation, index: token.start };
+    return { mean, standardDeviation, index: token.start };
   }
-  return last;
+  return null;
 }
 
 const RANGE_JOINER = /^\s*(?:to|and|–|—|-|bis|à|hasta|a)\s*$/i;
@@ -105,11 +99,12 @@ export interface Interval {
  * bound first, with its stated coverage; spans of years ("2019–2023") describe history.
  */
 export function lastRange(text: string): Interval | null {
-  const tokens = findNumbers(text);
-  for (let index = tokens.length - 2; index >= 0; index--) {
-    const low = tokens[index];
-    const high = tokens[index + 1];
-    if (low === undefined || high === undefined || low.value >= high.value) continue;
+  // The number after `low`: the upper bound of a range starting at it.
+  let following: NumberToken | undefined;
+  for (const low of numbersFromEnd(text).backwards()) {
+    const high = following;
+    following = low;
+    if (high === undefined || low.value >= high.value) continue;
     if (isYearLike(low) && isYearLike(high)) continue;
     if (!isRange(text, low, high)) continue;
     const stated = statedLevel(text, low, high);
@@ -132,7 +127,10 @@ export function lastRange(text: string): Interval | null {
 
 /** The last figure, passing over calendar years unless nothing else is written. */
 export function lastQuantity(text: string): NumberToken | null {
-  const tokens = findNumbers(text);
-  const quantities = tokens.filter((token) => !isYearLike(token));
-  return (quantities.length > 0 ? quantities : tokens).at(-1) ?? null;
+  let last: NumberToken | null = null;
+  for (const token of numbersFromEnd(text).backwards()) {
+    if (!isYearLike(token)) return token;
+    last ??= token;
+  }
+  return last;
 }
