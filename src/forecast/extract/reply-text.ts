@@ -1,3 +1,5 @@
+import { keepingLast } from "../last-reading.js";
+
 const THINKING_START = /<(?:think|thinking|reasoning)>/i;
 const THINKING_END = /<\/(?:think|thinking|reasoning)>/i;
 const OPEN_ANSWER_TAG = /<\s*answer\s*>/gi;
@@ -39,8 +41,7 @@ export function withoutAnswerTagMarks(text: string): string {
 
 /**
  * Markdown emphasis and code marks removed, so "**Probability:** 62%" reads like a plain label.
- * Single asterisks stay: ForecastBench answers are written "*0.62*".
+ * Single asterisks stay: ForecastBench answers are written "*0.62*". Kept for the last text:
+ * several readings of one reply ask for it.
  */
-export function plainText(text: string): string {
-  return text.replace(/\*\*|__|`/g, "");
-}
+export const plainText = keepingLast((text: string): string => text.replace(/\*\*|__|`/g, ""));
