@@ -69,7 +69,7 @@ function isWordCode(code: number): boolean {
 }
 
 /** `\s` of a regular expression. */
-function isSpaceCode(code: number): boolean {
+export function isSpaceCode(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
   if (code < 0xa0) return false;
   return (

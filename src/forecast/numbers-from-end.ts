@@ -11,10 +11,10 @@
  * start of the text or there, so stretches read apart add up to the numbers of the whole.
  */
 import { keepingLast } from "./last-reading.js";
-import { type NumberToken, numbersBetween } from "./number-tokens.js";
+import { isSpaceCode, type NumberToken, numbersBetween } from "./number-tokens.js";
 
 // The least a stretch holds: reading starts this far back from the end of the last one.
-const STRETCH_CHARACTERS = 2048;
+const STRETCH_CHARACTERS = 512;
 
 // ASCII characters a number or a figure of odds may hold before its end: separators, signs,
 // a currency, hedges ("~", "*"), besides letters, digits and spaces.
@@ -97,14 +97,47 @@ export class NumbersFromEnd {
     return tokens;
   }
 
-  /** The numbers from the last backwards. */
-  *backwards(): Generator<NumberToken> {
+  /**
+   * Whether the `index`-th stretch, with the characters that lead to the digits on either side
+   * of it, holds anything but digits, points, "%" and spaces: a word, a dash, a bracket, a sign.
+   * Where it holds none, no figure in it has a spread written after it ("± 3", "(sd 2)"), and
+   * no two figures in it or beside it form a range ("30 to 50", "[30, 50]"): the readings of
+   * those pass over its numbers unread.
+   */
+  holdsWords(index: number): boolean {
+    const bounds = this.bounds(index);
+    if (bounds === null) return false;
+    const { text } = this;
+    let from = bounds.start;
+    while (from > 0 && isBare(text.charCodeAt(from - 1)) && !isDigit(text.charCodeAt(from - 1))) {
+      from--;
+    }
+    if (from > 0 && !isDigit(text.charCodeAt(from - 1))) return true;
+    let to = bounds.end;
+    while (to < text.length && isBare(text.charCodeAt(to)) && !isDigit(text.charCodeAt(to))) to++;
+    if (to < text.length && !isDigit(text.charCodeAt(to))) return true;
+    for (let at = from; at < bounds.end; at++) if (!isBare(text.charCodeAt(at))) return true;
+    return false;
+  }
+
+  /** The numbers from the last backwards; with `wordedOnly`, of stretches that hold words. */
+  *backwards(wordedOnly = false): Generator<NumberToken> {
     for (let index = 0; ; index++) {
+      if (wordedOnly && this.bounds(index) !== null && !this.holdsWords(index)) continue;
       const tokens = this.stretch(index);
       if (tokens === null) return;
       for (let at = tokens.length - 1; at >= 0; at--) yield tokens[at] as NumberToken;
     }
   }
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** A digit, a point, "%" or a space. */
+function isBare(code: number): boolean {
+  return isDigit(code) || code === 46 || code === 37 || isSpaceCode(code);
 }
 
 /** The numbers of `text` from its end; shared by the readings of one reply. */

@@ -1,6 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProseFiguresFromEnd } from "../../src/forecast/extract/prose-figures.js";
+import { lastRange, plusMinus } from "../../src/forecast/extract/quantity-prose.js";
 import { findNumbers } from "../../src/forecast/number-tokens.js";
 import { NumbersFromEnd } from "../../src/forecast/numbers-from-end.js";
 
@@ -91,6 +92,46 @@ describe("numbers read from the end", () => {
         const figures = new ProseFiguresFromEnd(text, new NumbersFromEnd(text, STRETCH));
         const attached = [...figures.backwards()].filter((figure) => figure.attached);
         expect([...figures.attachedBackwards()]).toEqual(attached);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("pass over stretches of bare figures without missing a spread or a range", async () => {
+    // With and without "%": a stretch then starts after a bracket or a dash of a range.
+    const bare = fc
+      .tuple(fc.boolean(), fc.integer({ min: 50, max: 300 }))
+      .chain(([percent, length]) =>
+        fc.array(fc.constantFrom("12", "3.5", " ", "  ", "\n", ".", ...(percent ? ["40%"] : [])), {
+          minLength: length,
+          maxLength: length,
+        }),
+      )
+      .map((pieces) => pieces.join(""));
+    const worded = fc.constantFrom(
+      "42 ± 3",
+      "1,750,000 (σ = 150,000)",
+      "14.2 seats (SD 2.1)",
+      "30 to 50",
+      "30–",
+      "–50",
+      "[30, 50]",
+      "between 10 and 20",
+      "3.2 ± 0.4 million",
+      "$28.0bn ± 2%",
+      "(",
+      ";",
+      "give or take 5",
+    );
+    const text = fc
+      .array(fc.oneof(bare, worded), { minLength: 3, maxLength: 30 })
+      .map((parts) => parts.join(""));
+    await fc.assert(
+      fc.property(text, (reply) => {
+        const atOnce = () => new NumbersFromEnd(reply, reply.length);
+        const byStretches = () => new NumbersFromEnd(reply, STRETCH);
+        expect(plusMinus(reply, byStretches())).toEqual(plusMinus(reply, atOnce()));
+        expect(lastRange(reply, byStretches())).toEqual(lastRange(reply, atOnce()));
       }),
       { numRuns: 300 },
     );
