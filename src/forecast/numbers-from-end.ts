@@ -68,6 +68,7 @@ export class NumbersFromEnd {
   // Where each stretch starts, the last stretch first: it ends where the one after it starts.
   private readonly starts: number[] = [];
   private readonly numbers: (NumberToken[] | undefined)[] = [];
+  private readonly worded: (boolean | undefined)[] = [];
 
   /** `stretchCharacters`: the least a stretch holds (tests read a text as one stretch). */
   constructor(
@@ -105,6 +106,15 @@ export class NumbersFromEnd {
    * those pass over its numbers unread.
    */
   holdsWords(index: number): boolean {
+    let worded = this.worded[index];
+    if (worded === undefined) {
+      worded = this.readWords(index);
+      this.worded[index] = worded;
+    }
+    return worded;
+  }
+
+  private readWords(index: number): boolean {
     const bounds = this.bounds(index);
     if (bounds === null) return false;
     const { text } = this;

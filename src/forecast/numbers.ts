@@ -18,6 +18,8 @@ const DECIMAL_COMMA = /(?<![\d.,])(\d{1,3}),(\d{1,2})(?![\d,])|(?<![\d.,])0,(\d+
 
 /** `text` with decimal commas written as points ("Mittelwert: 12,5" → "Mittelwert: 12.5"). */
 export function withDecimalPoints(text: string): string {
+  // Both forms hold a comma before a digit; a search for that skips over other digits.
+  if (!/,\d/.test(text)) return text;
   return text.replace(
     DECIMAL_COMMA,
     (_, whole: string | undefined, decimals: string | undefined, fraction: string | undefined) =>
