@@ -7,16 +7,17 @@
  */
 
 /**
- * The words of a text in parallel arrays (one object per word would be thousands of objects for a
- * long reply): each word's number, where it stands, and where the run of words joined to it by
- * short gaps starts.
+ * The words of a text that some name holds, in parallel arrays (one object per word would be
+ * thousands of objects for a long reply): each word's number, where it stands, and where the
+ * run of words joined to it by short gaps starts. A word no name holds is left out and ends the
+ * run, since no name spans it.
  */
 interface Words {
   count: number;
-  ids: Int32Array;
-  starts: Int32Array;
-  ends: Int32Array;
-  runStarts: Int32Array;
+  ids: number[];
+  starts: number[];
+  ends: number[];
+  runStarts: number[];
 }
 
 // Words are runs of letters and digits; a name's words may be separated by up to three other
@@ -97,12 +98,14 @@ function wordCharacterAt(text: string, index: number): number {
 }
 
 /**
- * The words of `text`: runs of letters and digits (`[\p{L}\p{N}]+`), read by one scan of
- * character codes, with a pattern only for characters outside ASCII.
+ * The known words of `text`: runs of letters and digits (`[\p{L}\p{N}]+`), read by one scan
+ * of character codes, with a pattern only for characters outside ASCII.
  */
 function wordsOf(text: string, ids: WordIds): Words {
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const words: Words = { count: 0, ids: [], starts: [], ends: [], runStarts: [] };
+  // The end of the word before, known or not, and whether it was known.
+  let previousEnd = -1;
+  let previousKnown = false;
   for (let index = 0; index < text.length; ) {
     const width = wordCharacterAt(text, index);
     if (width === 0) {
@@ -115,22 +118,17 @@ function wordsOf(text: string, ids: WordIds): Words {
     for (let next = wordCharacterAt(text, index); next > 0; next = wordCharacterAt(text, index)) {
       index += next;
     }
-    starts.push(start);
-    ends.push(index);
-  }
-  const count = starts.length;
-  const words: Words = {
-    count,
-    ids: new Int32Array(count),
-    starts: Int32Array.from(starts),
-    ends: Int32Array.from(ends),
-    runStarts: new Int32Array(count),
-  };
-  for (let index = 0; index < count; index++) {
-    const start = words.starts[index] as number;
-    words.ids[index] = ids.knownAt(text, start, words.ends[index] as number);
-    const joined = index > 0 && joins(text, words.ends[index - 1] as number, start);
-    words.runStarts[index] = joined ? (words.runStarts[index - 1] as number) : index;
+    const id = ids.knownAt(text, start, index);
+    if (id !== UNKNOWN_ID) {
+      const count = words.count++;
+      const joined = previousKnown && joins(text, previousEnd, start);
+      words.runStarts.push(joined ? (words.runStarts[count - 1] as number) : count);
+      words.ids.push(id);
+      words.starts.push(start);
+      words.ends.push(index);
+    }
+    previousEnd = index;
+    previousKnown = id !== UNKNOWN_ID;
   }
   return words;
 }
@@ -182,8 +180,6 @@ export function scanNames(
     let matched = 0;
     for (const length of lengths) {
       const last = index + length - 1;
-      // No name holds an unknown word: none starts with one, nor spans one.
-      if (words.ids[index] === UNKNOWN_ID) break;
       if (last >= words.count || (words.runStarts[last] as number) > index) continue;
       const key =
         hashOf(prefixA, powA, MOD_A, index, last + 1) * MOD_B +
