@@ -5,6 +5,7 @@
  * explicit (a label, a final marker, an answer tag) is written after it.
  */
 import { type NumberToken, readNumberAt } from "../numbers.js";
+import { matchesOf } from "./matches.js";
 
 const HEDGE = String.raw`(?:(?:about|around|roughly|approximately|approx\.|maybe|just)\s+|~\s*)?`;
 const FIGURE_AHEAD = String.raw`(?=[-−$€£]?\.?\d)`;
@@ -67,7 +68,7 @@ function lastOf(
 ): Commitment | null {
   if (mark?.test(text) === false) return null;
   let last: Commitment | null = null;
-  for (const match of text.matchAll(pattern)) {
+  for (const match of matchesOf(text, pattern)) {
     const figure = readNumberAt(text, figureAt(match as RegExpExecArray));
     if (figure !== null) last = { figure, index: match.index, rule };
   }
@@ -87,7 +88,7 @@ function afterSentence(text: string, from: number): string {
 
 function lastExplicit(text: string): number {
   let last = -1;
-  for (const match of text.matchAll(EXPLICIT)) last = match.index;
+  for (const match of matchesOf(text, EXPLICIT)) last = match.index;
   return last;
 }
 

@@ -1,4 +1,5 @@
 import { isEvidence, lastTurnToOwnView } from "./evidence.js";
+import { matchesOf } from "./matches.js";
 import { isRejected, type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
 import { markedFigures, type StatedFigure, statedAt } from "./stated-figure.js";
 import { type RawNumber, toProbability } from "./validate.js";
@@ -92,7 +93,7 @@ function stated(text: string, figure: StatedFigure): boolean {
 /** Figures followed by words that make them the conclusion: "45% is where I land". */
 function concludedAfter(text: string): StatedFigure[] {
   const found: StatedFigure[] = [];
-  for (const words of text.matchAll(CONCLUSION_AFTER)) {
+  for (const words of matchesOf(text, CONCLUSION_AFTER)) {
     const lead = FIGURE_BEFORE.exec(text.slice(Math.max(0, words.index - 40), words.index));
     if (lead === null) continue;
     const figure = statedAt(text, words.index - lead[0].length, false);

@@ -1,5 +1,6 @@
 import { keepingLast } from "../last-reading.js";
 import { type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
+import { matchesOf } from "./matches.js";
 import type { QuantityLabel } from "./quantity-labels.js";
 
 /** A figure written after a label ("Probability: 62%", "mean 42.5"). */
@@ -18,7 +19,7 @@ function labelledFigures<T>(
   read: (text: string, index: number) => T | null,
 ): Labelled<T>[] {
   const found: Labelled<T>[] = [];
-  for (const match of text.matchAll(label)) {
+  for (const match of matchesOf(text, label)) {
     const figure = read(text, match.index + match[0].length);
     if (figure !== null) {
       found.push({ figure, index: match.index, strong: /[:=]\s*$/.test(match[0]) });

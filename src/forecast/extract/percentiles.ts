@@ -1,4 +1,5 @@
 import { readNumberAt } from "../numbers.js";
+import { matchesOf } from "./matches.js";
 import { normalQuantile } from "./normal.js";
 
 /** Percentile (0–100, exclusive) → value. */
@@ -27,13 +28,13 @@ export interface PercentileStatement {
 export function percentileStatement(text: string): PercentileStatement {
   // Every label holds the word, "p" and a digit, or a colon or "=" after its figure: a search
   // for those skips over the digits a search for the whole pattern tries one by one.
-  const labelled = PERCENTILE_WRITTEN.test(text) ? [...text.matchAll(PERCENTILE_LABEL)] : [];
+  const labelled = PERCENTILE_WRITTEN.test(text) ? matchesOf(text, PERCENTILE_LABEL) : [];
   const labels = labelled.map((match) => ({
     percentile: Number(match[1] ?? match[2] ?? match[3] ?? match[4]),
     index: match.index,
     from: match.index + match[0].length,
   }));
-  const ordinals = [...text.matchAll(ORDINAL_AFTER_PERCENTILE)]
+  const ordinals = matchesOf(text, ORDINAL_AFTER_PERCENTILE)
     .filter((match) =>
       PERCENTILE_NAMED.test(text.slice(Math.max(0, match.index - ORDINAL_REACH), match.index)),
     )

@@ -1,4 +1,5 @@
 import { keepingLast } from "../last-reading.js";
+import { matchesOf } from "./matches.js";
 
 const THINKING_START = /<(?:think|thinking|reasoning)>/i;
 const THINKING_END = /<\/(?:think|thinking|reasoning)>/i;
@@ -27,7 +28,7 @@ export function withoutThinking(reply: string): string {
  * or to the end of the text when there is none (a `</answer>` stop sequence cuts it off).
  */
 export function lastAnswerTag(text: string): string | null {
-  const lastOpen = [...text.matchAll(OPEN_ANSWER_TAG)].at(-1);
+  const lastOpen = matchesOf(text, OPEN_ANSWER_TAG).at(-1);
   if (lastOpen === undefined) return null;
   const content = text.slice(lastOpen.index + lastOpen[0].length);
   const closeAt = content.search(CLOSE_ANSWER_TAG);

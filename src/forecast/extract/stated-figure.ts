@@ -1,4 +1,5 @@
 import { findNumbers, isYearLike, type NumberToken, readNumberAt } from "../numbers.js";
+import { matchesOf } from "./matches.js";
 import { statesChanceOfNo } from "./negated-event.js";
 import { nextWordMayStart } from "./next-word.js";
 import type { RawNumber } from "./validate.js";
@@ -111,7 +112,7 @@ function readsAsProbability(clause: string, token: NumberToken): boolean {
  */
 export function markedFigures(text: string, markerPattern: RegExp): StatedFigure[] {
   const found: StatedFigure[] = [];
-  for (const marker of text.matchAll(markerPattern)) {
+  for (const marker of matchesOf(text, markerPattern)) {
     const from = marker.index + marker[0].length;
     const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
     const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
