@@ -13,6 +13,7 @@ const ANSWER_TAG_MARK = /<\s*\/?\s*answer\s*>/gi;
  * A reply that is nothing but reasoning is kept whole: a draft answer beats none.
  */
 export function withoutThinking(reply: string): string {
+  if (!THINKING_END.test(reply)) return reply;
   const pieces = reply.split(THINKING_END);
   const answered = pieces.map((piece, index) => {
     if (index === pieces.length - 1) return piece;
