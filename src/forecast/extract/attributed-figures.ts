@@ -1,4 +1,5 @@
 import { isEvidence } from "./evidence.js";
+import { matchesOf } from "./matches.js";
 import type { OptionNames } from "./option-names.js";
 
 /**
@@ -33,7 +34,7 @@ const SENTENCE_BREAK = /[.!?;\n](?=\s)/g;
 
 function namedSourceBefore(before: string): boolean {
   let start = 0;
-  for (const match of before.matchAll(SENTENCE_BREAK)) start = match.index + 1;
+  for (const match of matchesOf(before, SENTENCE_BREAK)) start = match.index + 1;
   const sentence = before.slice(start);
   const source = NAMED_SOURCE.exec(sentence);
   return source !== null && !FIRST_PERSON_AFTER.test(sentence.slice(source.index));

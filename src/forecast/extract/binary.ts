@@ -1,12 +1,14 @@
-import { findNumbers, isYearLike, wholeNumber, withoutDates } from "../numbers.js";
+import { isYearLike, wholeNumber, withoutDates } from "../numbers.js";
+import { numbersFromEnd } from "../numbers-from-end.js";
 import type { ForecastAnswer } from "../types.js";
 import { lastConclusion, lastDigitAt, lastOwnFigure } from "./conclusions.js";
 import { isEvidence } from "./evidence.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, strongest } from "./labelled.js";
+import { matchesOf } from "./matches.js";
 import { mapOutcome, type Outcome, resolveTiers, type Tier } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
-import { type ProseFigure, proseProbabilities } from "./prose-figures.js";
+import { type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
 import { plainText } from "./reply-text.js";
 import { markedFigures, NO_LABEL, type StatedFigure, statedAt } from "./stated-figure.js";
 import { type RawNumber, rawNumberFrom, toProbability } from "./validate.js";
@@ -53,7 +55,8 @@ const VERDICT_IN_WORDS =
 const SENTENCE_END = /[.!?\n]/g;
 
 // ForecastBench asks for the final probability between single asterisks: "*0.62*".
-const ASTERISKED = /(?<!\*)\*([^*\n]{1,24})\*(?!\*)/g;
+// The star is matched before the look back for another, so a search skips to stars alone.
+const ASTERISKED = /\*(?<!\*\*)([^*\n]{1,24})\*(?!\*)/g;
 
 function probabilityIn(object: JsonObject): RawNumber | null {
   const byKey = new Map(Object.entries(object).map(([key, inner]) => [normalizeKey(key), inner]));
@@ -78,7 +81,7 @@ function lineBefore(text: string, index: number): string {
 
 function labelledProbabilities(text: string): RawNumber[] {
   const labelled: Labelled<RawNumber>[] = [];
-  for (const match of text.matchAll(PROBABILITY_LABEL)) {
+  for (const match of matchesOf(text, PROBABILITY_LABEL)) {
     const before = lineBefore(text, match.index);
     if (REFERENCE_BEFORE.test(before)) continue;
     const figure = statedAt(text, match.index + match[0].length, NO_LABEL.test(before + match[0]));
@@ -87,11 +90,11 @@ function labelledProbabilities(text: string): RawNumber[] {
     if (figure === null || (!strong && isEvidence(text, figure.start, figure.end))) continue;
     labelled.push({ figure: figure.raw, index: match.index, strong });
   }
-  for (const match of text.matchAll(HEADING_LABEL)) {
+  for (const match of matchesOf(text, HEADING_LABEL)) {
     const figure = statedAt(text, match.index + match[0].length, false);
     if (figure !== null) labelled.push({ figure: figure.raw, index: match.index, strong: true });
   }
-  for (const match of text.matchAll(ASTERISKED)) {
+  for (const match of matchesOf(text, ASTERISKED)) {
     const token = wholeNumber(match[1] ?? "");
     if (token !== null) labelled.push({ figure: token, index: match.index, strong: true });
   }
@@ -100,10 +103,10 @@ function labelledProbabilities(text: string): RawNumber[] {
 
 /** The last figure that is not a calendar year, unless it is quoted evidence. */
 function lastFigure(text: string): RawNumber[] {
-  const last = findNumbers(text)
-    .filter((token) => !isYearLike(token))
-    .at(-1);
-  return last === undefined || isEvidence(text, last.start, last.end) ? [] : [last];
+  for (const token of numbersFromEnd(text).backwards()) {
+    if (!isYearLike(token)) return isEvidence(text, token.start, token.end) ? [] : [token];
+  }
+  return [];
 }
 
 function rawOf(figures: StatedFigure[]): RawNumber[] {
@@ -118,18 +121,20 @@ function concludesInWords(text: string): boolean {
   return VERDICT_IN_WORDS.test(text.slice(sentenceEnd));
 }
 
+function* kept(
+  figures: Iterable<ProseFigure>,
+  keep: (figure: ProseFigure) => boolean,
+): Generator<ProseFigure> {
+  for (const figure of figures) if (keep(figure)) yield figure;
+}
+
 /** A probability for "yes" from the most explicit statement in `text`. */
 export function extractBinary(text: string): Outcome<ForecastAnswer> {
   const plain = plainText(text);
   const prose = plainProbabilities(withoutDates(plain));
-  // Computed once, on first use: three tiers read it.
-  let figures: ProseFigure[] | null = null;
-  const proseFigures = (): ProseFigure[] => {
-    figures ??= proseProbabilities(prose);
-    return figures;
-  };
   const own = (keep: (figure: ProseFigure) => boolean) => () =>
-    lastOwnFigure(prose, proseFigures().filter(keep));
+    lastOwnFigure(prose, kept(proseFiguresFromEnd(prose).backwards(), keep));
+  const attached = () => lastOwnFigure(prose, proseFiguresFromEnd(prose).attachedBackwards());
   const explicit: Tier<RawNumber>[] = [
     { rule: "json", decisive: true, find: () => jsonProbabilities(plain) },
     {
@@ -142,7 +147,7 @@ export function extractBinary(text: string): Outcome<ForecastAnswer> {
   const loose: Tier<RawNumber>[] = [
     // Each of these yields one figure: the answer, or an invalid one when two contradict.
     { rule: "conclusion", decisive: true, find: () => lastConclusion(prose) },
-    { rule: "stated_chance", decisive: true, find: own((figure) => figure.attached) },
+    { rule: "stated_chance", decisive: true, find: attached },
     { rule: "last_own_figure", decisive: true, find: own((figure) => !figure.fraction) },
     { rule: "last_own_figure", decisive: true, find: own((figure) => figure.fraction) },
     { rule: "last_figure", decisive: true, find: () => lastFigure(prose) },

@@ -3,6 +3,7 @@ import type { OptionMap } from "../types.js";
 import { isAttributed, withNamesBlanked } from "./attributed-figures.js";
 import { type Block, chooseDistribution, distributions, UNPLACED } from "./choice-distributions.js";
 import { proseChoices } from "./choice-prose.js";
+import { matchesOf } from "./matches.js";
 import { letterForLabel } from "./option-labels.js";
 import {
   AMBIGUOUS,
@@ -58,7 +59,7 @@ function separatorsOutsideBrackets(line: string): { start: number; end: number }
   const found: { start: number; end: number }[] = [];
   let depth = 0;
   let scanned = 0;
-  for (const match of line.matchAll(SEPARATOR)) {
+  for (const match of matchesOf(line, SEPARATOR)) {
     for (; scanned < match.index; scanned++) {
       const char = line[scanned];
       if (char === "(") depth++;
@@ -124,7 +125,7 @@ function formsList(line: string, candidates: InlineCandidate[]): boolean {
 
 function inlineEntries(line: string): LineEntry[] {
   const candidates: InlineCandidate[] = [];
-  for (const match of line.matchAll(INLINE_ENTRY)) {
+  for (const match of matchesOf(line, INLINE_ENTRY)) {
     const token = readNumberAt(line, match.index + match[0].length);
     if (match[1] !== undefined && token !== null) {
       candidates.push({

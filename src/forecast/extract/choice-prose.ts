@@ -1,6 +1,7 @@
 import { findNumbers, isYearLike, type NumberToken } from "../numbers.js";
 import type { OptionMap } from "../types.js";
 import { UNPLACED } from "./choice-distributions.js";
+import { matchesOf } from "./matches.js";
 import { letterForLabel } from "./option-labels.js";
 import type { Mention, OptionNames } from "./option-names.js";
 import type { LineEntry } from "./validate.js";
@@ -33,7 +34,7 @@ interface Clause extends Span {
 function clauses(line: string): Clause[] {
   const spans: Clause[] = [];
   let start = 0;
-  for (const match of line.matchAll(CLAUSE_BREAK)) {
+  for (const match of matchesOf(line, CLAUSE_BREAK)) {
     spans.push({ start, end: match.index, joinsNext: JOINING_BREAK.test(match[0]) });
     start = match.index + match[0].length;
   }
@@ -53,7 +54,7 @@ function figuresIn(line: string, mentions: Mention[], percentOnly: boolean): Num
 }
 
 function namesLetter(line: string, options: OptionMap): boolean {
-  for (const match of line.matchAll(LONE_LETTER)) if (match[0] in options) return true;
+  for (const match of matchesOf(line, LONE_LETTER)) if (match[0] in options) return true;
   return false;
 }
 
@@ -76,7 +77,9 @@ function shortenedName(clause: string, figure: NumberToken, options: OptionMap):
   if (clause.length > MAX_NAMED_CLAUSE) return UNPLACED;
   const rest = `${clause.slice(0, figure.start)} ${clause.slice(figure.end)}`;
   const letters = new Set(
-    [...rest.matchAll(LONE_LETTER)].map((match) => match[0]).filter((letter) => letter in options),
+    matchesOf(rest, LONE_LETTER)
+      .map((match) => match[0])
+      .filter((letter) => letter in options),
   );
   const [lone] = letters;
   if (letters.size === 1 && lone !== undefined) return lone;

@@ -5,6 +5,7 @@
  * explicit (a label, a final marker, an answer tag) is written after it.
  */
 import { type NumberToken, readNumberAt } from "../numbers.js";
+import { matchesOf } from "./matches.js";
 
 const HEDGE = String.raw`(?:(?:about|around|roughly|approximately|approx\.|maybe|just)\s+|~\s*)?`;
 const FIGURE_AHEAD = String.raw`(?=[-−$€£]?\.?\d)`;
@@ -51,14 +52,23 @@ export interface Commitment {
   rule: "revision" | "range_point" | "yes_side";
 }
 
+// What every match of the patterns that start at a figure holds beyond it: a pass of such a
+// pattern tries every digit of the text, a test for the word or sign skips over them.
+const ARROW_MARK = /→|->|=>|⟶/;
+const NOW_MARK = /now/i;
+const POINT_AFTER_MARK = /\bas\s+my\b/i;
+const YES_MARK = /yes/i;
+
 function lastOf(
   text: string,
   pattern: RegExp,
   rule: Commitment["rule"],
   figureAt: (match: RegExpExecArray) => number,
+  mark?: RegExp,
 ): Commitment | null {
+  if (mark?.test(text) === false) return null;
   let last: Commitment | null = null;
-  for (const match of text.matchAll(pattern)) {
+  for (const match of matchesOf(text, pattern)) {
     const figure = readNumberAt(text, figureAt(match as RegExpExecArray));
     if (figure !== null) last = { figure, index: match.index, rule };
   }
@@ -78,7 +88,7 @@ function afterSentence(text: string, from: number): string {
 
 function lastExplicit(text: string): number {
   let last = -1;
-  for (const match of text.matchAll(EXPLICIT)) last = match.index;
+  for (const match of matchesOf(text, EXPLICIT)) last = match.index;
   return last;
 }
 
@@ -89,14 +99,14 @@ function lastExplicit(text: string): number {
 export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
   const found = [
     lastOf(text, REVISED_TO, "revision", afterMatch),
-    lastOf(text, ARROW, "revision", afterMatch),
+    lastOf(text, ARROW, "revision", afterMatch, ARROW_MARK),
     lastOf(text, REVISED_LABEL, "revision", afterMatch),
-    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch),
+    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK),
     lastOf(text, POINT, "range_point", afterMatch),
-    lastOf(text, POINT_AFTER, "range_point", atMatch),
+    lastOf(text, POINT_AFTER, "range_point", atMatch, POINT_AFTER_MARK),
     ...(yesSide
       ? [
-          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch),
+          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch, YES_MARK),
           lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch),
         ]
       : []),

@@ -1,5 +1,6 @@
 import { isEvidence, lastTurnToOwnView } from "./evidence.js";
-import { isRejected, type ProseFigure, proseProbabilities } from "./prose-figures.js";
+import { matchesOf } from "./matches.js";
+import { isRejected, type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
 import { markedFigures, type StatedFigure, statedAt } from "./stated-figure.js";
 import { type RawNumber, toProbability } from "./validate.js";
 
@@ -51,27 +52,34 @@ function differ(a: RawNumber, b: RawNumber): boolean {
 }
 
 /**
- * The last valid figure of `figures` the reply states as its own, unless an earlier own figure of
- * its paragraph says something different and nothing chooses between them ("maybe 30%, maybe
- * 45%"; but "a 70% chance of rain, but I estimate 15%"): then a figure that is no valid answer,
- * so the reply is read as having none. Walks back from the end, so evidence is judged only for
- * the figures it must be.
+ * The last valid figure the reply states as its own, of `fromEnd` (figures from the last
+ * backwards), unless an earlier own figure of its paragraph says something different and
+ * nothing chooses between them ("maybe 30%, maybe 45%"; but "a 70% chance of rain, but I
+ * estimate 15%"): then a figure that is no valid answer, so the reply is read as having none.
+ * Walks back from the end, so figures are read, and evidence judged, only as far as it must.
  */
-export function lastOwnFigure(text: string, figures: ProseFigure[]): RawNumber[] {
-  let index = figures.length - 1;
+export function lastOwnFigure(text: string, fromEnd: Iterable<ProseFigure>): RawNumber[] {
   const valid = (figure: ProseFigure) => toProbability(figure.raw) !== null && !figure.evidence;
-  while (index >= 0 && !valid(figures[index] as ProseFigure)) index--;
-  const last = figures[index];
-  if (last === undefined) return [];
-  const start = paragraphStart(text, last.start);
-  // Figures before the last turn to the model's own view are set aside by it.
-  const from = Math.max(start, start + lastTurnToOwnView(text.slice(start, last.start)));
-  for (let earlier = index - 1; earlier >= 0; earlier--) {
-    const figure = figures[earlier] as ProseFigure;
+  let last: ProseFigure | undefined;
+  let from = 0;
+  for (const figure of fromEnd) {
+    if (last === undefined) {
+      if (!valid(figure)) continue;
+      last = figure;
+      const start = paragraphStart(text, last.start);
+      // Figures before the last turn to the model's own view are set aside by it.
+      from = Math.max(start, start + lastTurnToOwnView(text.slice(start, last.start)));
+      continue;
+    }
     if (figure.start < from) break;
     if (valid(figure) && differ(figure.raw, last.raw)) return [NO_VALID_ANSWER];
   }
-  return [last.raw];
+  return last === undefined ? [] : [last.raw];
+}
+
+function firstOf<T>(items: Iterable<T>, wanted: (item: T) => boolean): T | undefined {
+  for (const item of items) if (wanted(item)) return item;
+  return undefined;
 }
 
 function stated(text: string, figure: StatedFigure): boolean {
@@ -85,7 +93,7 @@ function stated(text: string, figure: StatedFigure): boolean {
 /** Figures followed by words that make them the conclusion: "45% is where I land". */
 function concludedAfter(text: string): StatedFigure[] {
   const found: StatedFigure[] = [];
-  for (const words of text.matchAll(CONCLUSION_AFTER)) {
+  for (const words of matchesOf(text, CONCLUSION_AFTER)) {
     const lead = FIGURE_BEFORE.exec(text.slice(Math.max(0, words.index - 40), words.index));
     if (lead === null) continue;
     const figure = statedAt(text, words.index - lead[0].length, false);
@@ -124,7 +132,8 @@ export function lastConclusion(text: string): RawNumber[] {
   if (last === undefined) return [];
   if (!last.closing) return [last.raw];
   const lastCued = cued.reduce((latest, figure) => Math.max(latest, figure.end), from) - from;
-  const rival = proseProbabilities(paragraph).findLast(
+  const rival = firstOf(
+    proseFiguresFromEnd(paragraph).backwards(),
     (figure) =>
       figure.start >= lastCued &&
       toProbability(figure.raw) !== null &&

@@ -8,6 +8,7 @@ import {
   ANSWER_LABEL,
   MEAN_LABEL,
   MEDIAN_LABEL,
+  type QuantityLabel,
   STANDARD_DEVIATION_LABEL,
 } from "./quantity-labels.js";
 import { type Interval, lastRange, plusMinus } from "./quantity-prose.js";
@@ -15,11 +16,11 @@ import { quantityText } from "./quantity-text.js";
 import { plainText } from "./reply-text.js";
 import { toContinuous } from "./validate.js";
 
-function lastLabelled(text: string, label: RegExp): number | undefined {
+function lastLabelled(text: string, label: QuantityLabel): number | undefined {
   return labelledNumbers(text, label).at(-1)?.figure.value;
 }
 
-function lastStrongLabelled(text: string, label: RegExp): number | undefined {
+function lastStrongLabelled(text: string, label: QuantityLabel): number | undefined {
   return labelledNumbers(text, label)
     .filter((entry) => entry.strong)
     .at(-1)?.figure.value;

@@ -1,3 +1,5 @@
+import { matchesOf } from "./matches.js";
+
 // Figures a reply quotes as evidence rather than states as its own answer: someone else's
 // forecast ("analysts give a 70% chance", "the 62% market price", "58% on Kalshi"), a reference
 // class or the past ("historically 35%", "the base rate of 25%", "61% last year"), or a share of
@@ -47,7 +49,7 @@ const SHARE_AFTER =
 
 function lastSentenceStart(window: string): number {
   let start = 0;
-  for (const match of window.matchAll(SENTENCE_START)) start = match.index + match[0].length;
+  for (const match of matchesOf(window, SENTENCE_START)) start = match.index + match[0].length;
   return start;
 }
 
@@ -55,7 +57,7 @@ function lastSentenceStart(window: string): number {
 function attributedBefore(text: string, start: number): boolean {
   const window = text.slice(Math.max(0, start - REACH), start);
   const sentence = window.slice(lastSentenceStart(window));
-  for (const cue of sentence.matchAll(CUE)) {
+  for (const cue of matchesOf(sentence, CUE)) {
     const before = sentence.slice(0, cue.index);
     const between = sentence.slice(cue.index + cue[0].length);
     if (
@@ -79,7 +81,7 @@ const OWN_VIEW = new RegExp(`${TURN.source}|${FIRST_PERSON.source}`, "gi");
  */
 export function lastTurnToOwnView(text: string): number {
   let last = -1;
-  for (const match of text.matchAll(OWN_VIEW)) last = match.index;
+  for (const match of matchesOf(text, OWN_VIEW)) last = match.index;
   return last;
 }
 

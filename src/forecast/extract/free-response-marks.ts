@@ -1,4 +1,5 @@
 import { findJsonObjects, normalizeKey, withNested } from "./json-objects.js";
+import { matchesOf } from "./matches.js";
 
 const ANSWER_KEYS = ["answer", "finalanswer", "prediction", "finalprediction", "forecast"];
 
@@ -24,18 +25,18 @@ function nextLine(text: string, from: number): string {
 }
 
 function lineMarks(text: string): Mark[] {
-  const lines = [...text.matchAll(ANSWER_LINE)].map((match) => ({
+  const lines = matchesOf(text, ANSWER_LINE).map((match) => ({
     text:
       (match[1] ?? "").replace(/[*_\s]/g, "") === ""
         ? nextLine(text, match.index + match[0].length)
         : (match[1] ?? ""),
     index: match.index,
   }));
-  const headings = [...text.matchAll(ANSWER_HEADING)].map((match) => ({
+  const headings = matchesOf(text, ANSWER_HEADING).map((match) => ({
     text: nextLine(text, match.index + match[0].length),
     index: match.index,
   }));
-  const inLine = [...text.matchAll(FINAL_IN_LINE)].map((match) => ({
+  const inLine = matchesOf(text, FINAL_IN_LINE).map((match) => ({
     text: match[1] ?? "",
     index: match.index,
   }));
@@ -43,7 +44,7 @@ function lineMarks(text: string): Mark[] {
 }
 
 function boxedMarks(text: string): Mark[] {
-  return [...text.matchAll(BOXED)].map((match) => ({ text: match[1] ?? "", index: match.index }));
+  return matchesOf(text, BOXED).map((match) => ({ text: match[1] ?? "", index: match.index }));
 }
 
 /** A JSON answer counts as written where its key last appears. */

@@ -1,3 +1,4 @@
+import { forgetKeptReadings } from "../last-reading.js";
 import type { AnswerType, ForecastAnswer, OptionMap } from "../types.js";
 import { extractBinary } from "./binary.js";
 import { extractChoices } from "./choices.js";
@@ -84,6 +85,20 @@ export function readAnswer(
   reply: string,
   options: OptionMap | null,
   question = "",
+): Reading {
+  forgetKeptReadings();
+  try {
+    return readReply(type, reply, options, question);
+  } finally {
+    forgetKeptReadings();
+  }
+}
+
+function readReply(
+  type: AnswerType,
+  reply: string,
+  options: OptionMap | null,
+  question: string,
 ): Reading {
   const scale =
     type === "continuous" || type === "continuous_value_only" ? questionScale(question) : null;

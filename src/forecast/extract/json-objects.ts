@@ -11,32 +11,39 @@ function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const DOUBLE_QUOTE = 34;
+const SINGLE_QUOTE = 39;
+const BACKSLASH = 92;
+const NEWLINE = 10;
+
 interface Span {
   start: number;
   end: number;
 }
 
 /**
- * Every balanced pair of braces, found in one pass. Quotes count only inside braces, so an
- * apostrophe in prose cannot hide what follows; strings never span lines, so an unclosed quote
- * ends with its line.
+ * Every balanced pair of braces, found in one pass from the first brace. Quotes count only
+ * inside braces, so an apostrophe in prose cannot hide what follows; strings never span lines,
+ * so an unclosed quote ends with its line.
  */
 function braceSpans(text: string): Span[] {
   const spans: Span[] = [];
   const open: number[] = [];
-  let quote: string | null = null;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index];
-    if (quote !== null) {
-      if (char === "\\") index++;
-      else if (char === quote || char === "\n") quote = null;
-    } else if (char === "{") {
+  let quote = -1;
+  for (let index = text.indexOf("{"); index !== -1 && index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (quote !== -1) {
+      if (code === BACKSLASH) index++;
+      else if (code === quote || code === NEWLINE) quote = -1;
+    } else if (code === OPEN_BRACE) {
       open.push(index);
-    } else if (char === "}") {
+    } else if (code === CLOSE_BRACE) {
       const start = open.pop();
       if (start !== undefined) spans.push({ start, end: index + 1 });
-    } else if ((char === '"' || char === "'") && open.length > 0) {
-      quote = char;
+    } else if ((code === DOUBLE_QUOTE || code === SINGLE_QUOTE) && open.length > 0) {
+      quote = code;
     }
   }
   return spans;

@@ -1,4 +1,7 @@
+import { keepingLast } from "../last-reading.js";
 import { type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
+import { matchesOf } from "./matches.js";
+import type { QuantityLabel } from "./quantity-labels.js";
 
 /** A figure written after a label ("Probability: 62%", "mean 42.5"). */
 export interface Labelled<T> {
@@ -16,7 +19,7 @@ function labelledFigures<T>(
   read: (text: string, index: number) => T | null,
 ): Labelled<T>[] {
   const found: Labelled<T>[] = [];
-  for (const match of text.matchAll(label)) {
+  for (const match of matchesOf(text, label)) {
     const figure = read(text, match.index + match[0].length);
     if (figure !== null) {
       found.push({ figure, index: match.index, strong: /[:=]\s*$/.test(match[0]) });
@@ -50,8 +53,23 @@ function figureOrRangeAt(text: string, index: number): NumberToken | null {
   return { ...low, value: (bottom + high.value) / 2, bareInteger: false, end: high.end };
 }
 
-export function labelledNumbers(text: string, label: RegExp): Labelled<NumberToken>[] {
-  return labelledFigures(text, label, figureOrRangeAt);
+const keptByLabel = new Map<QuantityLabel, (text: string) => Labelled<NumberToken>[]>();
+
+/**
+ * Figures after each `label` in `text`, or the midpoints of ranges written there. Kept for the
+ * last text: the readings of one reply ask for the figures of one label several times.
+ */
+export function labelledNumbers(text: string, label: QuantityLabel): Labelled<NumberToken>[] {
+  let read = keptByLabel.get(label);
+  if (read === undefined) {
+    read = keepingLast((reply: string) =>
+      label.written.length > 0 && !label.written.some((written) => written.test(reply))
+        ? []
+        : labelledFigures(reply, label.pattern, figureOrRangeAt),
+    );
+    keptByLabel.set(label, read);
+  }
+  return read(text);
 }
 
 // Words just before a label that make its figure a reference point rather than the answer:
@@ -60,7 +78,7 @@ const REFERENCE_BEFORE =
   /\b(?:initial|preliminary|prior|previous|first[- ]pass|starting|naive|historical|base[- ]rate|last year['’]s)\b[^\n]{0,20}$/i;
 
 /** Labelled figures other than reference points. */
-export function ownLabelledNumbers(text: string, label: RegExp): Labelled<NumberToken>[] {
+export function ownLabelledNumbers(text: string, label: QuantityLabel): Labelled<NumberToken>[] {
   return labelledNumbers(text, label).filter(
     (entry) => !REFERENCE_BEFORE.test(text.slice(Math.max(0, entry.index - 40), entry.index)),
   );

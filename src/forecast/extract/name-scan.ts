@@ -7,21 +7,21 @@
  */
 
 /**
- * The words of a text in parallel arrays (one object per word would be thousands of objects for a
- * long reply): each word's number, where it stands, and where the run of words joined to it by
- * short gaps starts.
+ * The words of a text that some name holds, in parallel arrays (one object per word would be
+ * thousands of objects for a long reply): each word's number, where it stands, and where the
+ * run of words joined to it by short gaps starts. A word no name holds is left out and ends the
+ * run, since no name spans it.
  */
 interface Words {
   count: number;
-  ids: Int32Array;
-  starts: Int32Array;
-  ends: Int32Array;
-  runStarts: Int32Array;
+  ids: number[];
+  starts: number[];
+  ends: number[];
+  runStarts: number[];
 }
 
 // Words are runs of letters and digits; a name's words may be separated by up to three other
 // characters ("Saint-Germain", "Le Pen", "A. B."), never by a line break.
-const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_GAP = 3;
 
 // Two moduli below 2^26, so the combined key stays an exact integer below 2^52.
@@ -37,6 +37,9 @@ const FIRST_ID = 2;
 /** Word numbers shared by the names and the texts scanned for them. */
 export class WordIds {
   private readonly ids = new Map<string, number>();
+  // The ASCII characters the names' words start with: a word of a text that starts with another
+  // is no name's, and is numbered without building its lower-cased copy.
+  private readonly firsts = new Uint8Array(128);
 
   /** The number of a lower-cased word; words never seen get a fresh number. */
   idOf(word: string): number {
@@ -44,13 +47,20 @@ export class WordIds {
     if (id === undefined) {
       id = this.ids.size + FIRST_ID;
       this.ids.set(word, id);
+      const first = word.charCodeAt(0);
+      if (first < 128) this.firsts[first] = 1;
     }
     return id;
   }
 
-  /** The number of a word, or UNKNOWN_ID when no name holds it. */
-  known(word: string): number {
-    return this.ids.get(word) ?? UNKNOWN_ID;
+  /** The number of the word of `text` from `start` to `end`, or UNKNOWN_ID when no name holds it. */
+  knownAt(text: string, start: number, end: number): number {
+    const code = text.charCodeAt(start);
+    // Upper-case ASCII letters fold to lower case by one bit; other characters may fold to
+    // anything, and are looked up.
+    const first = code >= 65 && code <= 90 ? code | 0x20 : code;
+    if (first < 128 && this.firsts[first] === 0) return UNKNOWN_ID;
+    return this.ids.get(text.slice(start, end).toLowerCase()) ?? UNKNOWN_ID;
   }
 }
 
@@ -72,25 +82,53 @@ function joins(text: string, from: number, to: number): boolean {
   return true;
 }
 
+const LETTER_OR_DIGIT_HERE = /[\p{L}\p{N}]/uy;
+
+/** How many code units the letter or digit at `index` takes (a surrogate pair takes two), or 0. */
+function wordCharacterAt(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code < 128) {
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+      ? 1
+      : 0;
+  }
+  LETTER_OR_DIGIT_HERE.lastIndex = index;
+  if (!LETTER_OR_DIGIT_HERE.test(text)) return 0;
+  return LETTER_OR_DIGIT_HERE.lastIndex - index;
+}
+
+/**
+ * The known words of `text`: runs of letters and digits (`[\p{L}\p{N}]+`), read by one scan
+ * of character codes, with a pattern only for characters outside ASCII.
+ */
 function wordsOf(text: string, ids: WordIds): Words {
-  const matches = [...text.matchAll(WORD)];
-  const count = matches.length;
-  const words: Words = {
-    count,
-    ids: new Int32Array(count),
-    starts: new Int32Array(count),
-    ends: new Int32Array(count),
-    runStarts: new Int32Array(count),
-  };
-  for (let index = 0; index < count; index++) {
-    const match = matches[index] as RegExpExecArray;
-    const start = match.index;
-    const written = match[0];
-    words.ids[index] = ids.known(written.toLowerCase());
-    words.starts[index] = start;
-    words.ends[index] = start + written.length;
-    const joined = index > 0 && joins(text, words.ends[index - 1] as number, start);
-    words.runStarts[index] = joined ? (words.runStarts[index - 1] as number) : index;
+  const words: Words = { count: 0, ids: [], starts: [], ends: [], runStarts: [] };
+  // The end of the word before, known or not, and whether it was known.
+  let previousEnd = -1;
+  let previousKnown = false;
+  for (let index = 0; index < text.length; ) {
+    const width = wordCharacterAt(text, index);
+    if (width === 0) {
+      // A character outside a word: a surrogate pair is stepped over whole.
+      index += (text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
+      continue;
+    }
+    const start = index;
+    index += width;
+    for (let next = wordCharacterAt(text, index); next > 0; next = wordCharacterAt(text, index)) {
+      index += next;
+    }
+    const id = ids.knownAt(text, start, index);
+    if (id !== UNKNOWN_ID) {
+      const count = words.count++;
+      const joined = previousKnown && joins(text, previousEnd, start);
+      words.runStarts.push(joined ? (words.runStarts[count - 1] as number) : count);
+      words.ids.push(id);
+      words.starts.push(start);
+      words.ends.push(index);
+    }
+    previousEnd = index;
+    previousKnown = id !== UNKNOWN_ID;
   }
   return words;
 }

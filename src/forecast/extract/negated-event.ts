@@ -1,3 +1,6 @@
+import { matchesOf } from "./matches.js";
+import { nextWordMayStart } from "./next-word.js";
+
 // A chance stated for the event not happening: "the chance it does not pass at 85%", "85%
 // likely to fail", "odds it won't happen: 85%", "a 90% chance this doesn't happen".
 const NEGATION = /\b(?:not|never|fail(?:s|ing|ed)?|cannot|\w+n['’]t)\b/gi;
@@ -20,7 +23,7 @@ export const CHANCE_WORDS = /chance|probabilit|likelihood|odds|risk/gi;
 function negations(span: string): number {
   if (span === "" || CONDITION.test(span)) return 0;
   let count = 0;
-  for (const match of span.matchAll(NEGATION)) {
+  for (const match of matchesOf(span, NEGATION)) {
     if (!QUALIFIER_AFTER.test(span.slice(match.index + match[0].length))) count++;
   }
   return count;
@@ -29,14 +32,15 @@ function negations(span: string): number {
 /** The words between the last chance word of the clause and the figure at `start`. */
 function spanBefore(text: string, start: number): string {
   const window = text.slice(Math.max(0, start - REACH), start);
-  const clauseStart = [...window.matchAll(BEFORE_CLAUSE_END)].at(-1);
+  const clauseStart = matchesOf(window, BEFORE_CLAUSE_END).at(-1);
   const clause = clauseStart === undefined ? window : window.slice(clauseStart.index + 1);
-  const chance = [...clause.matchAll(CHANCE_BEFORE)].at(-1);
+  const chance = matchesOf(clause, CHANCE_BEFORE).at(-1);
   return chance === undefined ? "" : clause.slice(chance.index);
 }
 
 /** The words after the figure ending at `end` that say what it is the chance of. */
 function spanAfter(text: string, end: number): string {
+  if (!nextWordMayStart(text, end, "cplost")) return "";
   const window = text.slice(end, end + REACH);
   if (!CHANCE_AFTER.test(window)) return "";
   const clauseEnd = AFTER_CLAUSE_END.exec(window);

@@ -4,6 +4,7 @@
  * `<answer>0.XX</answer>`, a JSON skeleton), or a refusal to commit ("I won't put a number on
  * this"). Either counts only when nothing with a figure is stated after it.
  */
+import { matchesOf } from "./matches.js";
 
 // A placeholder where a value belongs: "ZZ", "XX%", "0.XX", "__", "[insert probability]",
 // "<your probability>", "N/A", "TBD", "???".
@@ -31,7 +32,7 @@ const TOO_EARLY =
 
 function lastEnd(text: string, pattern: RegExp): number {
   let end = -1;
-  for (const match of text.matchAll(pattern)) end = match.index + match[0].length;
+  for (const match of matchesOf(text, pattern)) end = match.index + match[0].length;
   return end;
 }
 
@@ -65,7 +66,7 @@ const BOTH_SIDES =
 
 /** Whether the reply's last statement of both sides gives them chances that do not sum to 100%. */
 export function contradictsItself(text: string): boolean {
-  const last = [...text.matchAll(BOTH_SIDES)].at(-1);
+  const last = matchesOf(text, BOTH_SIDES).at(-1);
   if (last === undefined) return false;
   const yes = Number(last[1] ?? last[4]);
   const no = Number(last[2] ?? last[3]);

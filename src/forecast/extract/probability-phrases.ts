@@ -1,3 +1,4 @@
+import { keepingLast } from "../last-reading.js";
 import { formatNumber } from "../numbers.js";
 
 const UNITS = [
@@ -124,12 +125,6 @@ function midpoint(match: string, low: string, high: string, percent: boolean): s
   return percent ? `${middle}%` : middle;
 }
 
-/**
- * `text` with the ways models write a probability in words rewritten as plain figures:
- * "thirty-five percent" → "35%", "one in four" → "1 in 4", "3:1 against" → "25%",
- * "20-30%" → "25%", "35,5 %" → "35.5 %", "a coin flip" → "50% chance", "two-thirds" → "66.67%"
- * where a chance is stated; margins such as "(±5%)" are blanked.
- */
 function fractionWord(word: string, offset: number, text: string): string {
   const value = FRACTION_VALUES.find(([pattern]) => pattern.test(word))?.[1];
   const stated =
@@ -141,31 +136,69 @@ function fractionWord(word: string, offset: number, text: string): string {
   return value === undefined || !stated ? word : asPercent(value);
 }
 
-export function plainProbabilities(text: string): string {
-  return text
+// What every match of a pattern that starts at a figure holds beyond the figure: tested first,
+// since a pass of such a pattern tries every digit of the text, and a test for a word or a
+// sign skips over them; most replies hold none of these, and a long list of figures none.
+const HYPHENATED_ODDS_MARK = /-in-/i;
+const DECIMAL_COMMA_MARK = /,\d/;
+const MARGIN_MARK = /±|\+\/?-/;
+const WORDS_AFTER_IN_MARK = new RegExp(String.raw`(?:in|out of)\s+${WORD_NUMBER}`, "i");
+const ODDS_SIDE_MARK = /against|favou?r|\bon\b/i;
+const ODDS_IN_MARK = /(?:in|out of)\s+\d/i;
+const RANGE_MARK = /(?:-|–|—|to|and)\s*\.?\d/i;
+
+/** `text` rewritten by `rewrite` when `mark` finds what each of its matches holds. */
+function where(text: string, mark: RegExp, rewrite: (text: string) => string): string {
+  return mark.test(text) ? rewrite(text) : text;
+}
+
+function rewrittenProbabilities(text: string): string {
+  let out = text
     .replace(EVEN_CHANCE, (_phrase: string, offset: number, whole: string) =>
       BOUND_BEFORE.test(whole.slice(Math.max(0, offset - 12), offset)) ? "even" : "50% chance",
     )
-    .replace(FRACTION_WORD, fractionWord)
-    .replace(HYPHENATED_ODDS, "$1 in $2")
-    .replace(DECIMAL_COMMA_PERCENT, "$1.$2")
-    .replace(DECIMAL_COMMA_FRACTION, "0.$1")
-    .replace(MARGIN, (margin) => " ".repeat(margin.length))
-    .replace(WORDS_AS_FIGURE, (word) => String(wordValue(word)))
-    .replace(WORDS_AFTER_IN, (_match, lead: string, word: string) => lead + wordValue(word))
-    .replace(WORDS_AFTER_TO, (_match, lead: string, word: string) => lead + wordValue(word))
-    .replace(ODDS_AGAINST, (match, a: string, b: string, side: string) =>
-      fromOdds(match, a, b, side),
-    )
-    .replace(ODDS_IN, (match, a: string, joiner: string, b: string) => {
+    .replace(FRACTION_WORD, fractionWord);
+  out = where(out, HYPHENATED_ODDS_MARK, (current) => current.replace(HYPHENATED_ODDS, "$1 in $2"));
+  out = where(out, DECIMAL_COMMA_MARK, (current) =>
+    current.replace(DECIMAL_COMMA_PERCENT, "$1.$2").replace(DECIMAL_COMMA_FRACTION, "0.$1"),
+  );
+  out = where(out, MARGIN_MARK, (current) =>
+    current.replace(MARGIN, (margin) => " ".repeat(margin.length)),
+  );
+  out = out.replace(WORDS_AS_FIGURE, (word) => String(wordValue(word)));
+  out = where(out, WORDS_AFTER_IN_MARK, (current) =>
+    current.replace(WORDS_AFTER_IN, (_match, lead: string, word: string) => lead + wordValue(word)),
+  );
+  out = where(out, ODDS_SIDE_MARK, (current) =>
+    current
+      .replace(WORDS_AFTER_TO, (_match, lead: string, word: string) => lead + wordValue(word))
+      .replace(ODDS_AGAINST, (match, a: string, b: string, side: string) =>
+        fromOdds(match, a, b, side),
+      ),
+  );
+  out = where(out, ODDS_IN_MARK, (current) =>
+    current.replace(ODDS_IN, (match, a: string, joiner: string, b: string) => {
       const odds = `${a} ${joiner.toLowerCase()} ${b}`;
       // "nine times out of ten" states how often the event happens: a chance.
       return /\btimes\b/i.test(match) ? `${odds} chance` : odds;
-    })
-    .replace(RANGE, (match, low: string, _percent: string | undefined, high: string) =>
-      isRange(match) ? midpoint(match, low, high, true) : match,
-    )
-    .replace(FRACTION_RANGE, (match, low: string, high: string) =>
-      isRange(match) ? midpoint(match, low, high, false) : match,
-    );
+    }),
+  );
+  return where(out, RANGE_MARK, (current) =>
+    current
+      .replace(RANGE, (match, low: string, _percent: string | undefined, high: string) =>
+        isRange(match) ? midpoint(match, low, high, true) : match,
+      )
+      .replace(FRACTION_RANGE, (match, low: string, high: string) =>
+        isRange(match) ? midpoint(match, low, high, false) : match,
+      ),
+  );
 }
+
+/**
+ * `text` with the ways models write a probability in words rewritten as plain figures:
+ * "thirty-five percent" → "35%", "one in four" → "1 in 4", "3:1 against" → "25%",
+ * "20-30%" → "25%", "35,5 %" → "35.5 %", "a coin flip" → "50% chance", "two-thirds" → "66.67%"
+ * where a chance is stated; margins such as "(±5%)" are blanked.
+ * The last text's rewriting is kept: two readings of a reply ask for it.
+ */
+export const plainProbabilities = keepingLast(rewrittenProbabilities);

@@ -1,6 +1,9 @@
-import { findNumbers } from "../numbers.js";
+import { keepingLast } from "../last-reading.js";
+import { type NumberToken, spacesEnd } from "../number-tokens.js";
+import { type NumbersFromEnd, numbersFromEnd } from "../numbers-from-end.js";
 import { isEvidence } from "./evidence.js";
 import { CHANCE_WORDS, NEGATION_REACH, statesChanceOfNo } from "./negated-event.js";
+import { nextWordMayStart } from "./next-word.js";
 import { complement, probabilityFrom, type StatedFigure } from "./stated-figure.js";
 import type { RawNumber } from "./validate.js";
 import { WordPositions } from "./word-positions.js";
@@ -29,6 +32,9 @@ const WORD_BEFORE = new RegExp(
   String.raw`(?:(?:chance|probability|likelihood|odds)(?:\s+(?:(?:of|that|for)\s)?${EVENT})?|(?:estimate|forecast|prediction)(?:\s+(?:of|that|for)\s${EVENT})?|(?:put|price|peg|place|rate) (?:it|this|the odds|the probability) at|I(?:'d| would)? put|I(?:'d| would) say)(?:\s+(?:of|at|is|are|to be|would be|will be|as))?[\s:]*(?:(?:about|around|roughly|approximately|approx\.|nearly|some|a|an)\s+)*$`,
   "i",
 );
+
+// WORD_AFTER_HERE's words, which start after the spaces that follow an attached figure.
+const ATTACHED_AFTER_WORDS = /chance|probability|likel|odds|risk|shot|sure|confident|certain/gi;
 
 const BEFORE_REACH = 60;
 // What each check of the words before a figure needs to find there: WORD_BEFORE, REJECTED_BEFORE,
@@ -80,18 +86,34 @@ function matchesAt(pattern: RegExp, text: string, index: number): boolean {
   return pattern.test(text);
 }
 
+/** Where the words the checks of a figure look for stand, found on first use for the whole text. */
+class FigureWords {
+  readonly before: WordPositions;
+  readonly after: WordPositions;
+  readonly chance: WordPositions;
+  readonly attachedAfter: WordPositions;
+
+  constructor(text: string) {
+    this.before = new WordPositions(text, WORDS_BEFORE);
+    this.after = new WordPositions(text, WORDS_AFTER);
+    this.chance = new WordPositions(text, CHANCE_WORDS);
+    this.attachedAfter = new WordPositions(text, ATTACHED_AFTER_WORDS);
+  }
+}
+
 /**
- * Percentages, "N in M" odds and decimal fractions written in prose. Each figure's checks read
- * a few dozen characters around it, and only where one of the words they look for stands
- * there (found for the whole text in one pass): linear in the text, with a small constant.
+ * The prose figures that `tokens`, numbers of one stretch of `text` in order, state. Each
+ * figure's checks read a few dozen characters around it, and only where one of the words they
+ * look for stands there: linear in the text, with a small constant.
  */
-export function proseProbabilities(text: string): ProseFigure[] {
+function figuresOf(
+  text: string,
+  tokens: readonly NumberToken[],
+  words: FigureWords,
+): ProseFigure[] {
   const found: ProseFigure[] = [];
-  const wordsBefore = new WordPositions(text, WORDS_BEFORE);
-  const wordsAfter = new WordPositions(text, WORDS_AFTER);
-  const chanceWords = new WordPositions(text, CHANCE_WORDS);
   let consumedUntil = 0;
-  for (const token of findNumbers(text)) {
+  for (const token of tokens) {
     if (token.start < consumedUntil) continue;
     const figure = probabilityFrom(text, token);
     const isOdds = figure.end !== token.end;
@@ -99,19 +121,19 @@ export function proseProbabilities(text: string): ProseFigure[] {
     if (fraction && (token.bareInteger || token.value <= 0 || token.value >= 1)) continue;
     consumedUntil = figure.end;
     const { start, end } = figure;
-    const worded = wordsBefore.within(start - BEFORE_REACH, start);
+    const worded = words.before.within(start - BEFORE_REACH, start);
     if (worded && /\bconfidence\b/i.test(lineBefore(text, start))) continue;
     if (worded && REJECTED_BEFORE.test(lineBefore(text, start))) continue;
     if (
-      wordsAfter.within(end, end + AFTER_REACH) &&
+      words.after.within(end, end + AFTER_REACH) &&
       REJECTED_AFTER.test(text.slice(end, end + 40))
     ) {
       continue;
     }
     const attached =
-      matchesAt(WORD_AFTER_HERE, text, end) ||
+      (nextWordMayStart(text, end, "cplors") && matchesAt(WORD_AFTER_HERE, text, end)) ||
       (worded && WORD_BEFORE.test(text.slice(Math.max(0, start - BEFORE_REACH), start)));
-    const chanceBefore = chanceWords.within(start - NEGATION_REACH, start);
+    const chanceBefore = words.chance.within(start - NEGATION_REACH, start);
     const raw = statesChanceOfNo(text, start, end, chanceBefore)
       ? complement(figure.raw)
       : figure.raw;
@@ -119,3 +141,67 @@ export function proseProbabilities(text: string): ProseFigure[] {
   }
   return found;
 }
+
+/**
+ * Percentages, "N in M" odds and decimal fractions written in prose, read from the end of the
+ * text a stretch at a time (see numbers-from-end.ts): the readings want the last figures, and
+ * stop once they have them.
+ */
+export class ProseFiguresFromEnd {
+  private readonly stretches: (ProseFigure[] | undefined)[] = [];
+  private figureWords: FigureWords | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly numbers: NumbersFromEnd = numbersFromEnd(text),
+  ) {}
+
+  /** The figures from the last backwards. */
+  *backwards(): Generator<ProseFigure> {
+    for (let index = 0; ; index++) {
+      const figures = this.stretch(index);
+      if (figures === null) return;
+      for (let at = figures.length - 1; at >= 0; at--) yield figures[at] as ProseFigure;
+    }
+  }
+
+  /**
+   * The figures written next to a word of chance, from the last backwards. A stretch with no
+   * such word in reach of its figures holds none, and is passed over unread: a reply of
+   * thousands of bare figures is not read through for one.
+   */
+  *attachedBackwards(): Generator<ProseFigure> {
+    for (let index = 0; ; index++) {
+      const bounds = this.numbers.bounds(index);
+      if (bounds === null) return;
+      const words = this.words();
+      const worded =
+        words.before.within(bounds.start - BEFORE_REACH, bounds.end) ||
+        words.attachedAfter.within(bounds.start, spacesEnd(this.text, bounds.end) + 1);
+      if (!worded) continue;
+      const figures = this.stretch(index) ?? [];
+      for (let at = figures.length - 1; at >= 0; at--) {
+        const figure = figures[at] as ProseFigure;
+        if (figure.attached) yield figure;
+      }
+    }
+  }
+
+  private words(): FigureWords {
+    this.figureWords ??= new FigureWords(this.text);
+    return this.figureWords;
+  }
+
+  private stretch(index: number): ProseFigure[] | null {
+    const read = this.stretches[index];
+    if (read !== undefined) return read;
+    const tokens = this.numbers.stretch(index);
+    if (tokens === null) return null;
+    const figures = figuresOf(this.text, tokens, this.words());
+    this.stretches[index] = figures;
+    return figures;
+  }
+}
+
+/** The prose figures of `text` from its end; shared by the readings of one reply. */
+export const proseFiguresFromEnd = keepingLast((text: string) => new ProseFiguresFromEnd(text));

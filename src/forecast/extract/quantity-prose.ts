@@ -1,10 +1,5 @@
-import {
-  findNumbers,
-  isYearLike,
-  type NumberToken,
-  readNumberAt,
-  scaleOfWord,
-} from "../numbers.js";
+import { isYearLike, type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
+import { type NumbersFromEnd, numbersFromEnd } from "../numbers-from-end.js";
 import { normalQuantile } from "./normal.js";
 
 // "42.5 ± 5.2", "1,750,000 (σ = 150,000)", "14.2 seats (SD 2.1)": a figure and its spread.
@@ -27,9 +22,9 @@ function scaleOf(text: string, token: NumberToken): number | undefined {
  */
 export function plusMinus(
   text: string,
+  numbers: NumbersFromEnd = numbersFromEnd(text),
 ): { mean: number; standardDeviation: number; index: number } | null {
-  let last: { mean: number; standardDeviation: number; index: number } | null = null;
-  for (const token of findNumbers(text)) {
+  for (const token of numbers.backwards(true)) {
     SPREAD_AFTER.lastIndex = token.end;
     const joiner = SPREAD_AFTER.exec(text);
     const spread = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
@@ -39,9 +34,9 @@ export function plusMinus(
     // "$28.0bn ± 2%": a spread in percent of a figure that is not one is relative to it.
     const relative = spread.percent && !token.percent;
     const standardDeviation = relative ? (Math.abs(mean) * spread.value) / 100 : spread.value;
-    last = { mean, standardDeviation, index: token.start };
+    return { mean, standardDeviation, index: token.start };
   }
-  return last;
+  return null;
 }
 
 const RANGE_JOINER = /^\s*(?:to|and|–|—|-|bis|à|hasta|a)\s*$/i;
@@ -104,35 +99,57 @@ export interface Interval {
  * The last range written as "between 30 and 50", "30 to 50", "30–50" or "[30, 50]", lower
  * bound first, with its stated coverage; spans of years ("2019–2023") describe history.
  */
-export function lastRange(text: string): Interval | null {
-  const tokens = findNumbers(text);
-  for (let index = tokens.length - 2; index >= 0; index--) {
-    const low = tokens[index];
-    const high = tokens[index + 1];
-    if (low === undefined || high === undefined || low.value >= high.value) continue;
-    if (isYearLike(low) && isYearLike(high)) continue;
-    if (!isRange(text, low, high)) continue;
-    const stated = statedLevel(text, low, high);
-    const level = stated ?? DEFAULT_LEVEL;
-    if (level <= 0 || level >= 100) return null;
-    // "1.5–2.0 million": the scale written once at the end applies to both bounds.
-    const shared = scaleOf(text, low) === undefined ? (scaleOf(text, high) ?? 1) : 1;
-    const lowValue =
-      shared === 1 || low.value * shared >= high.value ? low.value : low.value * shared;
-    return {
-      low: lowValue,
-      high: high.value,
-      z: normalQuantile(0.5 + level / 200),
-      index: low.start,
-      levelStated: stated !== null,
-    };
+export function lastRange(
+  text: string,
+  numbers: NumbersFromEnd = numbersFromEnd(text),
+): Interval | null {
+  // The number after `low`: the upper bound of a range starting at it.
+  let following: NumberToken | undefined;
+  for (let index = 0; numbers.bounds(index) !== null; index++) {
+    if (!numbers.holdsWords(index)) {
+      following = undefined;
+      continue;
+    }
+    const tokens = numbers.stretch(index) ?? [];
+    for (let at = tokens.length - 1; at >= 0; at--) {
+      const low = tokens[at] as NumberToken;
+      const high = following;
+      following = low;
+      if (high === undefined) continue;
+      const range = rangeOf(text, low, high);
+      if (range !== undefined) return range;
+    }
   }
   return null;
 }
 
+/** The range from `low` to `high`, null for one of no valid coverage, undefined for none. */
+function rangeOf(text: string, low: NumberToken, high: NumberToken): Interval | null | undefined {
+  if (low.value >= high.value) return undefined;
+  if (isYearLike(low) && isYearLike(high)) return undefined;
+  if (!isRange(text, low, high)) return undefined;
+  const stated = statedLevel(text, low, high);
+  const level = stated ?? DEFAULT_LEVEL;
+  if (level <= 0 || level >= 100) return null;
+  // "1.5–2.0 million": the scale written once at the end applies to both bounds.
+  const shared = scaleOf(text, low) === undefined ? (scaleOf(text, high) ?? 1) : 1;
+  const lowValue =
+    shared === 1 || low.value * shared >= high.value ? low.value : low.value * shared;
+  return {
+    low: lowValue,
+    high: high.value,
+    z: normalQuantile(0.5 + level / 200),
+    index: low.start,
+    levelStated: stated !== null,
+  };
+}
+
 /** The last figure, passing over calendar years unless nothing else is written. */
 export function lastQuantity(text: string): NumberToken | null {
-  const tokens = findNumbers(text);
-  const quantities = tokens.filter((token) => !isYearLike(token));
-  return (quantities.length > 0 ? quantities : tokens).at(-1) ?? null;
+  let last: NumberToken | null = null;
+  for (const token of numbersFromEnd(text).backwards()) {
+    if (!isYearLike(token)) return token;
+    last ??= token;
+  }
+  return last;
 }

@@ -20,8 +20,13 @@ const SUPERSCRIPTS: Record<string, string> = {
 const TIMES_POWER_OF_TEN =
   /(?<![\w.])(\d+(?:\.\d+)?)[ \t]*[×x*·][ \t]*10(?:\^\{?([-+−]?\d{1,3})\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}))/g;
 
+// What every power of ten holds: a search for it skips over the digits that the search for the
+// whole pattern tries one by one.
+const POWER_OF_TEN_WRITTEN = /[×x*·][ \t]*10[\^⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]/;
+
 /** Powers of ten written out rewritten in e-notation ("3.1 × 10^6" → "3.1e6"). */
 export function withENotation(text: string): string {
+  if (!POWER_OF_TEN_WRITTEN.test(text)) return text;
   return text.replace(
     TIMES_POWER_OF_TEN,
     (_, mantissa: string, caret: string | undefined, raised: string | undefined) => {

@@ -1,3 +1,6 @@
+import { keepingLast } from "../last-reading.js";
+import { matchesOf } from "./matches.js";
+
 const THINKING_START = /<(?:think|thinking|reasoning)>/i;
 const THINKING_END = /<\/(?:think|thinking|reasoning)>/i;
 const OPEN_ANSWER_TAG = /<\s*answer\s*>/gi;
@@ -10,6 +13,7 @@ const ANSWER_TAG_MARK = /<\s*\/?\s*answer\s*>/gi;
  * A reply that is nothing but reasoning is kept whole: a draft answer beats none.
  */
 export function withoutThinking(reply: string): string {
+  if (!THINKING_END.test(reply)) return reply;
   const pieces = reply.split(THINKING_END);
   const answered = pieces.map((piece, index) => {
     if (index === pieces.length - 1) return piece;
@@ -25,7 +29,7 @@ export function withoutThinking(reply: string): string {
  * or to the end of the text when there is none (a `</answer>` stop sequence cuts it off).
  */
 export function lastAnswerTag(text: string): string | null {
-  const lastOpen = [...text.matchAll(OPEN_ANSWER_TAG)].at(-1);
+  const lastOpen = matchesOf(text, OPEN_ANSWER_TAG).at(-1);
   if (lastOpen === undefined) return null;
   const content = text.slice(lastOpen.index + lastOpen[0].length);
   const closeAt = content.search(CLOSE_ANSWER_TAG);
@@ -39,8 +43,7 @@ export function withoutAnswerTagMarks(text: string): string {
 
 /**
  * Markdown emphasis and code marks removed, so "**Probability:** 62%" reads like a plain label.
- * Single asterisks stay: ForecastBench answers are written "*0.62*".
+ * Single asterisks stay: ForecastBench answers are written "*0.62*". Kept for the last text:
+ * several readings of one reply ask for it.
  */
-export function plainText(text: string): string {
-  return text.replace(/\*\*|__|`/g, "");
-}
+export const plainText = keepingLast((text: string): string => text.replace(/\*\*|__|`/g, ""));

@@ -4,7 +4,7 @@ import { ownLabelledNumbers, strongest } from "./labelled.js";
 import { mapOutcome, type Outcome, resolveTiers } from "./outcome.js";
 import { normalFromPercentiles, percentileLines } from "./percentiles.js";
 import { jsonValues } from "./quantity-json.js";
-import { ANSWER_LABEL, MEAN_LABEL, MEDIAN_LABEL } from "./quantity-labels.js";
+import { ANSWER_LABEL, MEAN_LABEL, MEDIAN_LABEL, type QuantityLabel } from "./quantity-labels.js";
 import { lastQuantity, lastRange, plusMinus } from "./quantity-prose.js";
 import { quantityText } from "./quantity-text.js";
 import { plainText } from "./reply-text.js";
@@ -17,7 +17,7 @@ function present(value: number | null | undefined): number[] {
 export function extractSingleValue(text: string): Outcome<ForecastAnswer> {
   const plain = quantityText(plainText(text));
   const prose = withoutDates(plain);
-  const labelled = (label: RegExp) => () =>
+  const labelled = (label: QuantityLabel) => () =>
     strongest(ownLabelledNumbers(prose, label)).map((token) => token.value);
   const outcome = resolveTiers<number, number>(
     [

@@ -1,5 +1,7 @@
 import { findNumbers, isYearLike, type NumberToken, readNumberAt } from "../numbers.js";
+import { matchesOf } from "./matches.js";
 import { statesChanceOfNo } from "./negated-event.js";
+import { nextWordMayStart } from "./next-word.js";
 import type { RawNumber } from "./validate.js";
 
 /** A figure as written, for "yes", and where it stands in the text. */
@@ -41,7 +43,7 @@ export function readProbabilityAt(text: string, index: number): StatedFigure | n
 /** The figure that starts with `token`: a fraction when odds follow ("3 in 10"), else itself. */
 export function probabilityFrom(text: string, token: NumberToken): StatedFigure {
   ODDS_JOINER_HERE.lastIndex = token.end;
-  const joiner = ODDS_JOINER_HERE.exec(text);
+  const joiner = nextWordMayStart(text, token.end, "io") ? ODDS_JOINER_HERE.exec(text) : null;
   const whole = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
   if (whole === null || token.percent || whole.percent || whole.value <= 0) {
     return { raw: token, start: token.start, end: token.end };
@@ -110,7 +112,7 @@ function readsAsProbability(clause: string, token: NumberToken): boolean {
  */
 export function markedFigures(text: string, markerPattern: RegExp): StatedFigure[] {
   const found: StatedFigure[] = [];
-  for (const marker of text.matchAll(markerPattern)) {
+  for (const marker of matchesOf(text, markerPattern)) {
     const from = marker.index + marker[0].length;
     const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
     const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));

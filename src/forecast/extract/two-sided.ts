@@ -8,6 +8,7 @@
 import { findNumbers, type NumberToken } from "../numbers.js";
 import type { OptionMap } from "../types.js";
 import { isAttributed, withNamesBlanked } from "./attributed-figures.js";
+import { matchesOf } from "./matches.js";
 import { AMBIGUOUS, type Mention, optionNames } from "./option-names.js";
 import { toProbability } from "./validate.js";
 
@@ -74,7 +75,7 @@ function lettersIn(mentions: Mention[], start: number, end: number): Set<string 
  */
 function ratioStatements(paragraph: string, blanked: string, mentions: Mention[]): Statement[] {
   const found: Statement[] = [];
-  for (const match of paragraph.matchAll(RATIO)) {
+  for (const match of matchesOf(paragraph, RATIO)) {
     const first = Number(match[1]);
     const second = Number(match[2]);
     if (Math.abs(first + second - 100) > 1 || first <= second) continue;

@@ -4,11 +4,12 @@
  * binary search instead of a regular expression over a window: a 100 kB reply of thousands of
  * figures is read in linear time with a small constant.
  */
+import { matchesOf } from "./matches.js";
 export class WordPositions {
   private readonly starts: number[] = [];
 
   constructor(text: string, words: RegExp) {
-    for (const match of text.matchAll(words)) this.starts.push(match.index);
+    for (const match of matchesOf(text, words)) this.starts.push(match.index);
   }
 
   /** Whether one of the words starts in [from, to). */

@@ -1,0 +1,29 @@
+/**
+ * Every match of the global `pattern` in `text`, as `[...text.matchAll(pattern)]` gives them.
+ * matchAll copies the pattern on each call, and the copy looks the pattern's whole source up in
+ * a cache: for the long patterns of the readers, and the searches made for every figure or line
+ * of a reply, that lookup cost more than the search. All matches are found before any is read,
+ * so a reader may search with the same pattern while reading them.
+ */
+export function matchesOf(text: string, pattern: RegExp): RegExpExecArray[] {
+  const from = pattern.lastIndex;
+  const found: RegExpExecArray[] = [];
+  try {
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      found.push(match);
+      // An empty match moves the search on by one character, as matchAll does.
+      if (match[0] === "") pattern.lastIndex = nextIndex(text, pattern.lastIndex, pattern.unicode);
+    }
+  } finally {
+    pattern.lastIndex = from;
+  }
+  return found;
+}
+
+function nextIndex(text: string, index: number, unicode: boolean): number {
+  if (!unicode || index + 1 >= text.length) return index + 1;
+  const code = text.charCodeAt(index);
+  const next = text.charCodeAt(index + 1);
+  const pair = code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
+  return index + (pair ? 2 : 1);
+}
