@@ -81,8 +81,9 @@ describe("forecast requests with huge questions", () => {
     expect(reply.body.choices[0]?.message.content).toMatch(
       /<answer>.+<\/answer>$|the question lists no options/,
     );
-    // Generous: the parsers alone used to hold the event loop for about a second here.
-    expect(slowest).toBeLessThan(500);
+    // The parsers alone used to hold the event loop for about a second here; a 7.5 MB body's
+    // receipt and parse take a few hundred milliseconds on a busy 2-core machine.
+    expect(slowest).toBeLessThan(800);
   });
 
   it("reads the answer of long replies without holding the event loop", async () => {
