@@ -243,20 +243,14 @@ const INVISIBLE_RUN = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]+$/u;
 const INVISIBLES = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 const UTF8 = new TextDecoder("utf-8");
 
-/** The end of the run of percent-escapes (%CE%B9) at `from`; `from` when there is none. */
-function escapesEnd(text: string, from: number): number {
-  let index = from;
-  while (text.charCodeAt(index) === PERCENT && HEX.test(text.slice(index + 1, index + 3))) {
-    index += 3;
-  }
-  return index;
-}
-
-/** The end of the percent-escapes at `from` when they stand only for invisible characters, else `from`. */
+/** The end of the escaped invisible characters at `from` (each read alone); `from` when none. */
 function invisibleEscapesEnd(text: string, from: number): number {
-  if (text.charCodeAt(from) !== PERCENT) return from;
-  const end = escapesEnd(text, from);
-  return end > from && INVISIBLE_RUN.test(escapedText(text.slice(from, end))) ? end : from;
+  let index = from;
+  for (;;) {
+    const end = escapedCharEnd(text, index);
+    if (end === index || !INVISIBLE_RUN.test(escapedText(text.slice(index, end)))) return index;
+    index = end;
+  }
 }
 
 /** The end of the escapes of the one character encoded at `from`; `from` when there is none. */
@@ -275,9 +269,13 @@ function escapedCharEnd(text: string, from: number): number {
 /** The end of the escapes at `from` when they encode an ideograph, else `from`. */
 function escapedIdeographEnd(text: string, from: number): number {
   const end = escapedCharEnd(text, from);
-  if (end === from) return from;
+  return end > from && encodesIdeograph(text, from, end) ? end : from;
+}
+
+/** Whether the escapes of one character, from `from` to `end`, encode an ideograph. */
+function encodesIdeograph(text: string, from: number, end: number): boolean {
   const code = escapedText(text.slice(from, end)).codePointAt(0) as number;
-  return classOf(code) === IDEOGRAPH_CLASS ? end : from;
+  return classOf(code) === IDEOGRAPH_CLASS;
 }
 
 /** The end of the run of percent-escapes at `from`, stopping before an escaped ideograph. */
@@ -285,7 +283,7 @@ function escapedLettersEnd(text: string, from: number): number {
   let index = from;
   for (;;) {
     const end = escapedCharEnd(text, index);
-    if (end === index || escapedIdeographEnd(text, index) > index) return index;
+    if (end === index || encodesIdeograph(text, index, end)) return index;
     index = end;
   }
 }
