@@ -86,7 +86,7 @@ function replaceBeforeLast(text: string, end: string, pattern: RegExp, replaceme
  * name's closing tag was last found is kept, so a run of unclosed elements is read once.
  */
 function withoutHidden(text: string): string {
-  const closings = new Map<string, { from: number; at: number; end: number }>();
+  const closings: Closings = new Map();
   let out = "";
   let copied = 0;
   let tagEnd = -1;
@@ -105,13 +105,11 @@ function withoutHidden(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
+/** Per element name, the first closing tag found at or after `from` (`at` -1: none). */
+type Closings = Map<string, { from: number; at: number; end: number }>;
+
 /** The end of the first `</name>` at or after `from`, remembered per name; null when none. */
-function closingAfter(
-  text: string,
-  name: string,
-  from: number,
-  closings: Map<string, { from: number; at: number; end: number }>,
-): number | null {
+function closingAfter(text: string, name: string, from: number, closings: Closings): number | null {
   const known = closings.get(name);
   if (known !== undefined && known.from <= from && (known.at < 0 || known.at >= from)) {
     return known.at < 0 ? null : known.end;
