@@ -103,6 +103,24 @@ export class SignInLinks {
     throw await this.whyRefused(hash);
   }
 
+  /**
+   * Signs a dashboard session out: revokes the presented key when a sign-in link issued it, so a
+   * copy left in the browser stops working at once. A key pasted in by hand is the person's own
+   * and stays live; an unknown, revoked or expired key changes nothing.
+   */
+  async signOut(presented: string): Promise<{ revoked: boolean }> {
+    const check = await this.apiKeys.check(presented);
+    if (!("holder" in check)) return { revoked: false };
+    const link = await this.db.query
+      .selectFrom("dashboard_links")
+      .select("api_key_id")
+      .where("api_key_id", "=", check.holder.keyId)
+      .executeTakeFirst();
+    if (!link) return { revoked: false };
+    await this.apiKeys.revoke(check.holder.keyId);
+    return { revoked: true };
+  }
+
   private async whyRefused(hash: string): Promise<ServiceError> {
     const link = await this.db.query
       .selectFrom("dashboard_links")

@@ -482,6 +482,13 @@ describe("the dashboard in headless Chromium", () => {
     expect(await inPage(page, `sessionStorage.getItem("${KEY_STORAGE}")`)).toBe(key);
     await page.getByRole("button", { name: "Continue to the dashboard" }).click();
     await expect(page.getByTestId("balance").textContent()).resolves.toBe("$7.00");
+    const balanceWithKey = () =>
+      fetch(`${server.url}/v1/balance`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await balanceWithKey()).status).toBe(200);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").waitFor();
+    // Signing out revokes the key the link made, so a copy left anywhere stops working.
+    await expect.poll(async () => (await balanceWithKey()).status).toBe(401);
 
     const again = await open();
     await again.goto(`${server.url}/dashboard/#sign-in=${link.token}`);

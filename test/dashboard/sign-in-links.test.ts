@@ -88,6 +88,43 @@ describe.each(DATABASES)("the sign-in link exchange on $name", ({ create }) => {
     expect((await balance()).status).toBe(401);
   });
 
+  it("revokes a sign-in key when its session signs out, and no other key", async () => {
+    const signOut = (headers: Record<string, string>) =>
+      fetch(`${server.url}/v1/dashboard/sign-out`, { method: "POST", headers });
+    const balanceWith = (key: string) =>
+      fetch(`${server.url}/v1/balance`, { headers: { authorization: `Bearer ${key}` } });
+    const link = await links.create(organizationId);
+    const body = (await (await exchange(link.token)).json()) as Record<string, string>;
+    const bearer = { authorization: `Bearer ${body.api_key}` };
+    expect((await balanceWith(body.api_key as string)).status).toBe(200);
+
+    const signedOut = await signOut(bearer);
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.headers.get("cache-control")).toBe("no-store");
+    expect(await signedOut.json()).toEqual({ revoked: true });
+    expect((await balanceWith(body.api_key as string)).status).toBe(401);
+    const [row] = await server.services.database.db.rows<{ revoked_at: number | null }>(sql`
+      select revoked_at from api_keys where id = ${body.api_key_id}`);
+    expect(row?.revoked_at).not.toBeNull();
+    expect(await (await signOut(bearer)).json()).toEqual({ revoked: false });
+
+    // A key made by hand is the person's own: signing out with it leaves it working.
+    const own = await server.createOrg("1");
+    expect(await (await signOut({ authorization: `Bearer ${own.apiKey}` })).json()).toEqual({
+      revoked: false,
+    });
+    expect((await balanceWith(own.apiKey)).status).toBe(200);
+    for (const headers of [
+      {},
+      { authorization: "Bearer nonsense" },
+      { authorization: "Basic x" },
+    ]) {
+      const response = await signOut(headers);
+      expect(response.status, JSON.stringify(headers)).toBe(200);
+      expect(await response.json()).toEqual({ revoked: false });
+    }
+  });
+
   it("refuses a link used before with a 401 that says so", async () => {
     const link = await links.create(organizationId);
     expect((await exchange(link.token)).status).toBe(200);

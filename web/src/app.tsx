@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from "react";
-import { Api } from "./api/client";
+import { Api, endSession } from "./api/client";
 import { Layout } from "./components/layout";
 import { LinkSignIn } from "./components/link-sign-in";
 import { SignIn } from "./components/sign-in";
@@ -80,6 +80,7 @@ export function App({ linkExchange }: { linkExchange: Promise<string> | null }) 
       route={route}
       title={title}
       onSignOut={() => {
+        if (key !== null) void endSession(key);
         forgetKey();
         setKey(null);
       }}

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Services } from "../../services.js";
 import type { App } from "../app-instance.js";
+import { bearerToken } from "../auth.js";
 import {
   BUILT_DASHBOARD_DIR,
   type DashboardAsset,
@@ -66,6 +67,13 @@ export function registerDashboardRoutes(
       return reply.header("cache-control", "no-store").send(signedIn);
     },
   );
+
+  app.post("/v1/dashboard/sign-out", { schema: { hide: true } }, async (request, reply) => {
+    const presented = bearerToken(request);
+    const signedOut =
+      presented === null ? { revoked: false } : await services.signInLinks.signOut(presented);
+    return reply.header("cache-control", "no-store").send(signedOut);
+  });
 }
 
 function serveDashboard(

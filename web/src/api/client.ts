@@ -91,5 +91,21 @@ export async function exchangeSignInToken(token: string): Promise<string> {
   return body.api_key;
 }
 
+/**
+ * Tells the server the session ends: a key a sign-in link issued is revoked there, a key pasted
+ * in is left alone. Signing out goes on in the page whatever the answer, even offline.
+ */
+export async function endSession(key: string): Promise<void> {
+  try {
+    await fetch("/v1/dashboard/sign-out", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}` },
+      cache: "no-store",
+    });
+  } catch {
+    // The key still expires on its own; the page must sign out regardless.
+  }
+}
+
 export const messageOf = (error: unknown) =>
   error instanceof Error ? error.message : "Something went wrong.";

@@ -38,8 +38,8 @@ export function LinkSignIn({
       <div className="card stack">
         <p>
           This link created a new <strong>admin</strong> key named “dashboard sign-in” for your
-          organization. It is shown this once: copy it now if you want to use it outside this tab.
-          You can revoke it on the API keys page.
+          organization, shown this once. It stops working when you sign out, or after 12 hours; for
+          a lasting key, create one on the API keys page.
         </p>
         <label htmlFor="new-key">Your new API key</label>
         <div className="secret-row">
