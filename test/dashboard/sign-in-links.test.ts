@@ -114,11 +114,12 @@ describe.each(DATABASES)("the sign-in link exchange on $name", ({ create }) => {
       revoked: false,
     });
     expect((await balanceWith(own.apiKey)).status).toBe(200);
-    for (const headers of [
+    const refusedHeaders: Record<string, string>[] = [
       {},
       { authorization: "Bearer nonsense" },
       { authorization: "Basic x" },
-    ]) {
+    ];
+    for (const headers of refusedHeaders) {
       const response = await signOut(headers);
       expect(response.status, JSON.stringify(headers)).toBe(200);
       expect(await response.json()).toEqual({ revoked: false });
