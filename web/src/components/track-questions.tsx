@@ -15,7 +15,7 @@ export function TrackQuestions({ rows }: { rows: QuestionWithForecasts[] }) {
       </p>
     );
   return (
-    <div className="table-wrap">
+    <div className="table-wrap track-questions">
       <table>
         <caption className="visually-hidden">Questions, newest first</caption>
         <thead>
