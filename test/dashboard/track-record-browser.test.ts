@@ -209,6 +209,7 @@ describe("the Track record page", () => {
     const page = await trackRecord("light", 375);
     const screen = 375;
     const scoreCell = page
+      .getByRole("table", { name: "Scores by Model" })
       .getByRole("row", { name: new RegExp(MODEL) })
       .locator("td")
       .first();

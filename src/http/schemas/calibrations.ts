@@ -22,7 +22,7 @@ export const CalibrationObjectSchema = Type.Object(
     brier_after: Type.Number({ description: "the chosen method's cross-validated Brier score" }),
     improved: Type.Boolean({
       description:
-        "the map beat the forecasts out of sample (by more than two standard errors): only then do requests apply it",
+        "the map beat the forecasts out of sample by more than one standard error of the paired difference (taken over questions): only then do requests apply it",
     }),
     candidates: Type.Array(Type.Object({ method: MethodSchema, brier: Type.Number() }), {
       description: "each method tried, with its cross-validated Brier score",
