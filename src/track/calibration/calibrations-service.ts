@@ -81,7 +81,7 @@ export class Calibrations {
     return toCalibrationObject({ seq: 0, ...row });
   }
 
-  private async recordedPairs(organizationId: string, model: string) {
+  private async recordedPairs(organizationId: string, model: string): Promise<CalibrationPair[]> {
     this.requireServed(model);
     const pairs = await resolvedBinaryForecasts(this.db, organizationId, model);
     return enoughToFit(
@@ -92,7 +92,11 @@ export class Calibrations {
   }
 
   /** A model outside the run is named before one not served: the run's models are the fix. */
-  private async evaluationPairs(organizationId: string, evaluation: string, model: string) {
+  private async evaluationPairs(
+    organizationId: string,
+    evaluation: string,
+    model: string,
+  ): Promise<CalibrationPair[]> {
     const summary = await this.keptEvaluation(organizationId, evaluation);
     if (summary === null) throw notFound("evaluation", evaluation, "evaluation");
     const pairs = evaluationForecasts(summary, evaluation, model);
