@@ -137,7 +137,17 @@ export async function createServices(
   const ledger = new Ledger(database.db, clock, newId("prc_", 16));
   const holds = new HoldKeeper(database.db, ledger, clock, config.batches.lease_seconds);
   const catalogue = new ModelCatalogue(config.models);
-  const calibrations = new Calibrations(database.db, clock, (id) => catalogue.has(id));
+  const files = new Files(
+    database.db,
+    await createBlobStore(config.files, options.env ?? process.env),
+    clock,
+  );
+  const calibrations = new Calibrations(
+    database.db,
+    clock,
+    (id) => catalogue.has(id),
+    (organizationId, id) => files.evaluationSummary(organizationId, id),
+  );
   const providers = new ProviderRegistry(config.models, {
     env: options.env ?? process.env,
     describeForecast: describeBaselineForecast,
@@ -167,11 +177,6 @@ export async function createServices(
       },
     ),
   });
-  const files = new Files(
-    database.db,
-    await createBlobStore(config.files, options.env ?? process.env),
-    clock,
-  );
   const organizations = new Organizations(database.db, clock);
   const apiKeys = new ApiKeys(database.db, clock, cluster);
   const accounts = new Accounts(database.db, organizations, apiKeys, ledger);

@@ -21,6 +21,7 @@ import { refillChallenges } from "./migrations/0018_refill_challenges.js";
 import { calibrations } from "./migrations/0019_calibrations.js";
 import { forecastRawAnswers } from "./migrations/0020_forecast_raw_answers.js";
 import { scoreTotals } from "./migrations/0021_score_totals.js";
+import { calibrationSources } from "./migrations/0022_calibration_sources.js";
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     "0019_calibrations": calibrations(dialect),
     "0020_forecast_raw_answers": forecastRawAnswers(),
     "0021_score_totals": scoreTotals(dialect),
+    "0022_calibration_sources": calibrationSources(),
   };
 }
 

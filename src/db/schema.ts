@@ -338,6 +338,8 @@ export interface CalibrationsTable {
   improved: number;
   /** JSON: each method tried and its cross-validated Brier score. */
   candidates: string;
+  /** The backtest summary file it was fitted on; null: the organization's recorded forecasts. */
+  evaluation_id: string | null;
   created_at: number;
 }
 

@@ -51,8 +51,7 @@ type UploadedSummary = Static<typeof UploadedSummarySchema>;
 
 /** Which evaluation file an upload is, by the extension of its name. */
 export function evaluationFileKind(filename: string): EvaluationFileKind {
-  const dot = filename.lastIndexOf(".");
-  const kind = dot < 0 ? undefined : KIND_BY_EXTENSION[filename.slice(dot).toLowerCase()];
+  const kind = evaluationKindOf(filename);
   if (!kind) {
     throw invalidRequest(
       `An 'evaluation' file must be a backtest summary (.json), report (.html) or calibration plot (.svg); got '${filename}'.`,
@@ -61,6 +60,15 @@ export function evaluationFileKind(filename: string): EvaluationFileKind {
     );
   }
   return kind;
+}
+
+/** Whether a stored evaluation file is a backtest summary: uploads are checked by extension. */
+export const isEvaluationSummary = (file: { purpose: string; filename: string }): boolean =>
+  file.purpose === "evaluation" && evaluationKindOf(file.filename) === "summary";
+
+function evaluationKindOf(filename: string): EvaluationFileKind | undefined {
+  const dot = filename.lastIndexOf(".");
+  return dot < 0 ? undefined : KIND_BY_EXTENSION[filename.slice(dot).toLowerCase()];
 }
 
 export function checkEvaluationSize(kind: EvaluationFileKind, bytes: number): void {
@@ -82,7 +90,7 @@ export async function checkEvaluationSummary(
   body: Readable,
   isOwnEvaluationFile: (id: string) => Promise<boolean>,
 ): Promise<void> {
-  const summary = parseSummary(await text(body));
+  const summary = parseSummary(await streamText(body));
   for (const id of Object.values(summary.report_files ?? {})) {
     if (id !== null && id !== undefined && !(await isOwnEvaluationFile(id))) {
       throw invalidRequest(
@@ -120,7 +128,7 @@ const invalidSummary = (reason: string) =>
     "file",
   );
 
-async function text(body: Readable): Promise<string> {
+export async function streamText(body: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");

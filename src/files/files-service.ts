@@ -10,7 +10,9 @@ import {
   checkEvaluationSize,
   checkEvaluationSummary,
   evaluationFileKind,
+  isEvaluationSummary,
   MAX_EVALUATION_BYTES,
+  streamText,
 } from "./evaluation-files.js";
 import {
   type FileDeleted,
@@ -197,6 +199,21 @@ export class Files {
     if (!row) return null;
     try {
       return { file: toFileObject(row), body: await this.store.get(id) };
+    } catch (error) {
+      if (error instanceof BlobNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * The text of a backtest summary `sibyl eval run` kept (an `evaluation` file named `.json`), or
+   * null when the organization has no live summary with this id.
+   */
+  async evaluationSummary(organizationId: string, id: string): Promise<string | null> {
+    const row = await findFile(this.db, organizationId, id, unixSeconds(this.clock));
+    if (!row || !isEvaluationSummary(row)) return null;
+    try {
+      return await streamText(await this.store.get(id));
     } catch (error) {
       if (error instanceof BlobNotFoundError) return null;
       throw error;

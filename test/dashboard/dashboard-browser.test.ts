@@ -426,7 +426,9 @@ describe("the dashboard in headless Chromium", () => {
     expect(new URL(page.url()).pathname).toBe("/dashboard/track-record");
 
     // Two resolved binary forecasts are scored; the open one is not.
-    const scoreRow = page.getByRole("row", { name: new RegExp(MODEL) });
+    const scoreRow = page
+      .getByRole("table", { name: "Scores by Model" })
+      .getByRole("row", { name: new RegExp(MODEL) });
     await scoreRow.waitFor();
     const scoreCells = await scoreRow.locator("td").allTextContents();
     expect(scoreCells[0]).toBe("2");
@@ -449,11 +451,18 @@ describe("the dashboard in headless Chromium", () => {
     for (const question of questions) {
       const row = page.getByRole("row", { name: new RegExp(question.id) });
       const cells = await row.locator("td").allTextContents();
+      const detail = (await (
+        await api(org.apiKey, `/v1/questions/${encodeURIComponent(question.id)}`)
+      ).json()) as { forecasts: { answer: number; scores: { brier: number } | null }[] };
+      const forecast = detail.forecasts[0];
       expect(cells).toEqual([
         question.text,
         "binary",
         question.outcome === null ? "open" : "resolved",
         question.outcome === null ? "–" : String(question.outcome),
+        // The latest forecast: its answer, the model under it, and its Brier once resolved.
+        `${((forecast?.answer ?? Number.NaN) * 100).toFixed(1)}% probability${MODEL}`,
+        question.outcome === null ? "–" : (forecast?.scores?.brier ?? Number.NaN).toFixed(4),
         "1",
       ]);
     }

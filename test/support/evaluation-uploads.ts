@@ -38,3 +38,40 @@ export async function uploadEvaluationFile(
   }
   return ((await response.json()) as { id: string }).id;
 }
+
+/**
+ * A summary.json with a question table: one resolved binary question per forecast of `model`,
+ * each row as `sibyl eval run` writes it (src/evaluation/question-rows.ts).
+ */
+export function summaryWithForecasts(
+  model: string,
+  forecasts: { probability: number; outcome: number }[],
+) {
+  return {
+    ...evaluationSummary(),
+    run: { models: [model], samples: 1 },
+    models: { [model]: { n: forecasts.length, pooled_brier: 0.25, log_score: -Math.LN2 } },
+    questions: forecasts.map(({ probability, outcome }, index) => ({
+      key: `sibyl|q-${index}|2025-03-02|2025-03-02`,
+      id: `q-${index}`,
+      source: "sibyl",
+      answer_type: "binary",
+      question: `Will event ${index} happen?`,
+      options: null,
+      due_date: "2025-03-01",
+      resolution_date: "2025-03-02",
+      resolved: true,
+      outcome,
+      market_value: null,
+      forecasts: {
+        [model]: {
+          forecast: probability,
+          score: null,
+          imputed: false,
+          reasoning: null,
+          citations: [],
+        },
+      },
+    })),
+  };
+}

@@ -1,3 +1,4 @@
+import { summaryWithForecasts, uploadEvaluationFile } from "./evaluation-uploads.js";
 import type { TestOrg, TestServer } from "./server.js";
 
 /** One valid batch input line for the built-in model. */
@@ -108,4 +109,17 @@ export async function createCalibrationAs(server: TestServer, org: TestOrg): Pro
     body: JSON.stringify({ model: "sibyl-baseline" }),
   });
   return calibration.id;
+}
+
+/**
+ * Keeps a backtest summary of the built-in model as `org`, with as many resolved binary forecasts
+ * as a calibration is fitted on; returns its file id.
+ */
+export function keptEvaluationAs(server: TestServer, org: TestOrg): Promise<string> {
+  const forecasts = Array.from({ length: FORECASTS_FOR_A_CALIBRATION }, (_, index) => ({
+    probability: 0.2 + (index % 5) * 0.15,
+    outcome: index % 3 === 0 ? 1 : 0,
+  }));
+  const summary = summaryWithForecasts("sibyl-baseline", forecasts);
+  return uploadEvaluationFile(server.url, org, JSON.stringify(summary), "summary.json");
 }

@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { V1_PREFIXES } from "../support/http.js";
-import { createCalibrationAs, resolvedForecastsAs } from "../support/owned-objects.js";
+import {
+  createCalibrationAs,
+  keptEvaluationAs,
+  resolvedForecastsAs,
+} from "../support/owned-objects.js";
 import { describeRouteSecurity, routeSecurityServer } from "../support/route-checks.js";
 import type { TestOrg, TestServer } from "../support/server.js";
 import { call } from "./support/track-api.js";
@@ -62,6 +66,13 @@ for (const prefix of V1_PREFIXES) {
       await resolvedForecastsAs(server, owner);
       return {};
     },
+  });
+  describeRouteSecurity(target, {
+    method: "POST",
+    path: `${prefix}/calibrations`,
+    body: (ids) => ({ model: "sibyl-baseline", evaluation: ids.evaluation_id }),
+    // The owner's kept backtest: another organization's is a 404, as an unknown one is.
+    ownedBy: async (server, owner) => ({ evaluation_id: await keptEvaluationAs(server, owner) }),
   });
   describeRouteSecurity(target, { method: "GET", path: `${prefix}/calibrations` });
   describeRouteSecurity(target, {

@@ -22,11 +22,21 @@ export const CalibrationObjectSchema = Type.Object(
     brier_after: Type.Number({ description: "the chosen method's cross-validated Brier score" }),
     improved: Type.Boolean({
       description:
-        "the map beat the forecasts out of sample (by more than two standard errors): only then do requests apply it",
+        "the map beat the forecasts out of sample by more than one standard error of the paired difference (taken over questions): only then do requests apply it",
     }),
     candidates: Type.Array(Type.Object({ method: MethodSchema, brier: Type.Number() }), {
       description: "each method tried, with its cross-validated Brier score",
     }),
+    source: Type.Union([Type.Literal("forecasts"), Type.Literal("evaluation")], {
+      description:
+        "`forecasts`: fitted on the organization's recorded forecasts of the model; `evaluation`: on a backtest `sibyl eval run` kept on the server",
+    }),
+    evaluation: Nullable(
+      Type.String({
+        description:
+          "the backtest's summary file id (`evaluation_file_id`) when `source` is `evaluation`",
+      }),
+    ),
     created_at: Type.Integer(),
   },
   { $id: "Calibration" },
@@ -49,6 +59,14 @@ export const CalibrationCreateRequestSchema = Type.Object(
       ...MODEL_ID,
       description: "the model whose resolved binary forecasts the map is fitted on",
     }),
+    evaluation: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "fit on this backtest's forecasts of the model instead of the recorded ones: the id of the summary.json `sibyl eval run` kept on the server (`evaluation_file_id`)",
+      }),
+    ),
   },
   { additionalProperties: false, $id: "CalibrationCreateRequest" },
 );

@@ -14,6 +14,10 @@ export interface CalibrationObject {
   brier_after: number;
   improved: boolean;
   candidates: { method: CalibrationMethod; brier: number }[];
+  /** What the map was fitted on: the organization's recorded forecasts or a kept backtest. */
+  source: "forecasts" | "evaluation";
+  /** The backtest's summary file id when `source` is `evaluation`. */
+  evaluation: string | null;
   created_at: number;
 }
 
@@ -45,6 +49,8 @@ export function toCalibrationObject(row: CalibrationRow): CalibrationObject {
     brier_after: Number(row.brier_after),
     improved: Number(row.improved) === 1,
     candidates: JSON.parse(row.candidates) as CalibrationObject["candidates"],
+    source: row.evaluation_id === null ? "forecasts" : "evaluation",
+    evaluation: row.evaluation_id,
     created_at: Number(row.created_at),
   };
 }

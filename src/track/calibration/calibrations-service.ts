@@ -3,6 +3,7 @@ import { listPage } from "../../db/list-pages.js";
 import { invalidRequest, notFound, ServiceError } from "../../errors.js";
 import {
   type CalibrationMap,
+  type CalibrationPair,
   fitCalibration,
   MIN_FIT_FORECASTS,
   mapParameters,
@@ -23,6 +24,17 @@ import {
   listCalibrations,
   resolvedBinaryForecasts,
 } from "./calibration-records.js";
+import { evaluationForecasts } from "./evaluation-forecasts.js";
+
+/** What a map is fitted on: the model's recorded forecasts, or those of a kept backtest. */
+export interface CalibrationRequest {
+  model: string;
+  /** The id of a backtest summary `sibyl eval run` kept on the server. */
+  evaluation?: string | undefined;
+}
+
+/** The text of the organization's kept backtest summary with this id, or null. */
+export type KeptEvaluation = (organizationId: string, id: string) => Promise<string | null>;
 
 export interface CalibrationListQuery {
   after?: string | undefined;
@@ -36,21 +48,19 @@ export class Calibrations {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly knownModel: (id: string) => boolean,
+    private readonly keptEvaluation: KeptEvaluation,
   ) {}
 
-  /** Fits and stores a map for the model from its resolved binary forecasts. */
-  async fit(organizationId: string, model: string): Promise<CalibrationObject> {
-    if (!this.knownModel(model)) {
-      throw invalidRequest(`Model '${model}' is not served here.`, "model_not_found", "model");
-    }
-    const pairs = await resolvedBinaryForecasts(this.db, organizationId, model);
-    if (pairs.length < MIN_FIT_FORECASTS) {
-      throw new ServiceError(
-        "unprocessable",
-        `A calibration needs at least ${MIN_FIT_FORECASTS} resolved binary forecasts of '${model}' whose answer was read; this organization has ${pairs.length}. Resolve more questions (POST /v1/questions/{id}/resolution) and try again.`,
-        { code: "too_few_forecasts", param: "model" },
-      );
-    }
+  /**
+   * Fits and stores a map for the model from its resolved binary forecasts: those the
+   * organization recorded, or those of the backtest the request names.
+   */
+  async fit(organizationId: string, request: CalibrationRequest): Promise<CalibrationObject> {
+    const { model, evaluation } = request;
+    const pairs =
+      evaluation === undefined
+        ? await this.recordedPairs(organizationId, model)
+        : await this.evaluationPairs(organizationId, evaluation, model);
     const fitted = fitCalibration(pairs);
     const row: Omit<CalibrationRow, "seq"> = {
       id: newId("cal_"),
@@ -64,10 +74,40 @@ export class Calibrations {
       brier_after: fitted.brierAfter,
       improved: fitted.improved ? 1 : 0,
       candidates: JSON.stringify(fitted.candidates),
+      evaluation_id: evaluation ?? null,
       created_at: unixSeconds(this.clock),
     };
     await insertCalibration(this.db, row);
     return toCalibrationObject({ seq: 0, ...row });
+  }
+
+  private async recordedPairs(organizationId: string, model: string): Promise<CalibrationPair[]> {
+    this.requireServed(model);
+    const pairs = await resolvedBinaryForecasts(this.db, organizationId, model);
+    return enoughToFit(
+      pairs,
+      model,
+      `this organization has ${pairs.length}. Resolve more questions (POST /v1/questions/{id}/resolution) and try again.`,
+    );
+  }
+
+  /** A model outside the run is named before one not served: the run's models are the fix. */
+  private async evaluationPairs(
+    organizationId: string,
+    evaluation: string,
+    model: string,
+  ): Promise<CalibrationPair[]> {
+    const summary = await this.keptEvaluation(organizationId, evaluation);
+    if (summary === null) throw notFound("evaluation", evaluation, "evaluation");
+    const pairs = evaluationForecasts(summary, evaluation, model);
+    this.requireServed(model);
+    return enoughToFit(pairs, model, `evaluation '${evaluation}' has ${pairs.length}.`);
+  }
+
+  private requireServed(model: string): void {
+    if (!this.knownModel(model)) {
+      throw invalidRequest(`Model '${model}' is not served here.`, "model_not_found", "model");
+    }
   }
 
   async list(organizationId: string, query: CalibrationListQuery): Promise<CalibrationList> {
@@ -125,4 +165,15 @@ export class Calibrations {
     }
     return row;
   }
+}
+
+function enoughToFit(pairs: CalibrationPair[], model: string, found: string): CalibrationPair[] {
+  if (pairs.length < MIN_FIT_FORECASTS) {
+    throw new ServiceError(
+      "unprocessable",
+      `A calibration needs at least ${MIN_FIT_FORECASTS} resolved binary forecasts of '${model}' whose answer was read; ${found}`,
+      { code: "too_few_forecasts", param: "model" },
+    );
+  }
+  return pairs;
 }

@@ -179,6 +179,8 @@ export interface QuestionWithForecasts {
   forecasts: number;
   /** More forecasts than the question's detail lists. */
   truncated: boolean;
+  /** The newest forecast; null without forecasts, or when the detail lists only the earliest. */
+  latest: QuestionDetail["forecasts"][number] | null;
 }
 
 export interface QuestionPage {
@@ -205,6 +207,7 @@ export async function questionPage(api: Api, after: string | undefined): Promise
         question,
         forecasts: detail.forecasts.length,
         truncated: detail.forecasts_truncated,
+        latest: detail.forecasts_truncated ? null : (detail.forecasts.at(-1) ?? null),
       };
     }),
   );

@@ -21,7 +21,7 @@ export function ScoreTable({ groups, label, nameOf, plotted, onPlot }: ScoreTabl
       </p>
     );
   return (
-    <div className="table-wrap">
+    <div className="table-wrap score-table">
       <table>
         <caption className="visually-hidden">Scores by {label}</caption>
         <thead>

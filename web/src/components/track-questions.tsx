@@ -1,11 +1,25 @@
+import { describeAnswer } from "../answer";
 import type { QuestionWithForecasts } from "../api/endpoints";
 import type { Question } from "../api/types";
 import { count } from "../format";
+import { score } from "../scores";
 
 const outcomeOf = (question: Question) =>
   question.outcome === null ? "–" : String(question.outcome);
 
-/** The questions of the track record, open and resolved, with their forecast counts. */
+/** A forecast's answer in words ("62.0% probability"); an answer that could not be read says so. */
+function answerText(latest: QuestionWithForecasts["latest"]): string {
+  if (latest === null) return "–";
+  if (latest.answer === null) return "unread";
+  const answer = JSON.stringify(latest.answer);
+  return describeAnswer({ prose: "", answer, value: latest.answer }) ?? answer;
+}
+
+/** The latest forecast's score once its question resolved: Brier, or CRPS for a continuous one. */
+const latestScore = (latest: QuestionWithForecasts["latest"]) =>
+  score(latest?.scores?.brier ?? latest?.scores?.crps);
+
+/** The questions of the track record, open and resolved, with the latest forecast of each and their count. */
 export function TrackQuestions({ rows }: { rows: QuestionWithForecasts[] }) {
   if (rows.length === 0)
     return (
@@ -15,7 +29,7 @@ export function TrackQuestions({ rows }: { rows: QuestionWithForecasts[] }) {
       </p>
     );
   return (
-    <div className="table-wrap">
+    <div className="table-wrap track-questions">
       <table>
         <caption className="visually-hidden">Questions, newest first</caption>
         <thead>
@@ -25,13 +39,17 @@ export function TrackQuestions({ rows }: { rows: QuestionWithForecasts[] }) {
             <th scope="col">Answer type</th>
             <th scope="col">Status</th>
             <th scope="col">Outcome</th>
+            <th scope="col">Latest forecast</th>
+            <th scope="col" className="num">
+              Its score
+            </th>
             <th scope="col" className="num">
               Forecasts
             </th>
           </tr>
         </thead>
         <tbody>
-          {rows.map(({ question, forecasts, truncated }) => (
+          {rows.map(({ question, forecasts, truncated, latest }) => (
             <tr key={question.id}>
               <th scope="row">
                 <code>{question.id}</code>
@@ -42,6 +60,11 @@ export function TrackQuestions({ rows }: { rows: QuestionWithForecasts[] }) {
                 <span className={`badge badge-question-${question.status}`}>{question.status}</span>
               </td>
               <td>{outcomeOf(question)}</td>
+              <td>
+                {answerText(latest)}
+                {latest ? <div className="muted small">{latest.model}</div> : null}
+              </td>
+              <td className="num">{latestScore(latest)}</td>
               <td className="num">
                 {count(forecasts)}
                 {truncated ? "+" : ""}
