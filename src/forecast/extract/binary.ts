@@ -5,7 +5,7 @@ import { lastConclusion, lastDigitAt, lastOwnFigure } from "./conclusions.js";
 import { isEvidence } from "./evidence.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, strongest } from "./labelled.js";
-import { matchesOf } from "./matches.js";
+import { matchesHolding, matchesOf } from "./matches.js";
 import { mapOutcome, type Outcome, resolveTiers, type Tier } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
 import { type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
@@ -90,11 +90,11 @@ function labelledProbabilities(text: string): RawNumber[] {
     if (figure === null || (!strong && isEvidence(text, figure.start, figure.end))) continue;
     labelled.push({ figure: figure.raw, index: match.index, strong });
   }
-  for (const match of matchesOf(text, HEADING_LABEL)) {
+  for (const match of matchesHolding(text, HEADING_LABEL, "#")) {
     const figure = statedAt(text, match.index + match[0].length, false);
     if (figure !== null) labelled.push({ figure: figure.raw, index: match.index, strong: true });
   }
-  for (const match of matchesOf(text, ASTERISKED)) {
+  for (const match of matchesHolding(text, ASTERISKED, "*")) {
     const token = wholeNumber(match[1] ?? "");
     if (token !== null) labelled.push({ figure: token, index: match.index, strong: true });
   }
