@@ -14,7 +14,7 @@ const PLACEHOLDER = String.raw`(?:0?\.?[XYZ]{1,3}\b%?|\b[XYZ]{2,3}\b%?|_{2,}%?|\
 // A label's line at the start of the text is looked at apart: a pattern that may start at "^"
 // tries that first at every character, and searches about twice as slowly.
 const LABEL_SLOT = String.raw`[^\n:=]{0,60}[:=][ \t*]*`;
-const SLOT_AT_START = new RegExp(String.raw`^${LABEL_SLOT}${PLACEHOLDER}`, "i");
+const SLOT_AT_START = new RegExp(`^${LABEL_SLOT}${PLACEHOLDER}`, "i");
 const SLOT = new RegExp(
   String.raw`(?:\n${LABEL_SLOT}|"[^"\n]{1,40}"\s*:\s*|<answer>\s*)${PLACEHOLDER}`,
   "gi",

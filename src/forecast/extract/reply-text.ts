@@ -40,7 +40,7 @@ export function lastAnswerTag(text: string): string | null {
 
 /** `text` with answer tags removed but their content kept. */
 export function withoutAnswerTagMarks(text: string): string {
-  return text.replace(ANSWER_TAG_MARK, "");
+  return text.includes("<") ? text.replace(ANSWER_TAG_MARK, "") : text;
 }
 
 /**
