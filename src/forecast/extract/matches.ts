@@ -36,6 +36,18 @@ export function holdsAny(text: string, literals: readonly string[]): boolean {
   return false;
 }
 
+/**
+ * Every way of writing the ASCII `word` in upper and lower case, as a case-blind pattern
+ * without the u flag matches it: the literals holdsAny looks for in place of the word.
+ */
+export function allCases(word: string): string[] {
+  return [...word].reduce<string[]>(
+    (spellings, char) =>
+      spellings.flatMap((start) => [start + char.toLowerCase(), start + char.toUpperCase()]),
+    [""],
+  );
+}
+
 /** matchesOf, searched only where `literal`, which every match of `pattern` holds, is written. */
 export function matchesHolding(text: string, pattern: RegExp, literal: string): RegExpExecArray[] {
   return text.includes(literal) ? matchesOf(text, pattern) : [];

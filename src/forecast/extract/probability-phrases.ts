@@ -1,6 +1,6 @@
 import { keepingLast } from "../last-reading.js";
 import { formatNumber } from "../numbers.js";
-import { holdsAny } from "./matches.js";
+import { allCases, holdsAny } from "./matches.js";
 
 const UNITS = [
   "zero",
@@ -155,7 +155,8 @@ const MARGIN_MARK: Mark = (text) => holdsAny(text, ["±", "+/-", "+-"]);
 const WORDS_AFTER_IN_MARK: Mark = (text) => WORD_AFTER_IN_WRITTEN.test(text);
 const ODDS_SIDE_MARK: Mark = (text) => ODDS_SIDE_WRITTEN.test(text);
 const ODDS_IN_MARK: Mark = (text) => ODDS_IN_WRITTEN.test(text);
-const RANGE_MARK: Mark = (text) => RANGE_WRITTEN.test(text);
+const RANGE_JOINERS = ["-", "–", "—", ...allCases("to"), ...allCases("and")];
+const RANGE_MARK: Mark = (text) => holdsAny(text, RANGE_JOINERS) && RANGE_WRITTEN.test(text);
 
 /** `text` rewritten by `rewrite` when `mark` finds what each of its matches holds. */
 function where(text: string, mark: Mark, rewrite: (text: string) => string): string {
