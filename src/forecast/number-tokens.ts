@@ -85,18 +85,9 @@ export function isSpaceCode(code: number): boolean {
   );
 }
 
-/** Whether a number may start with this character: a sign, a currency, a digit or a point. */
-function mayStartNumber(code: number): boolean {
-  return (
-    isDigit(code) ||
-    code === 46 ||
-    code === 45 ||
-    code === MINUS ||
-    code === 36 ||
-    code === EURO ||
-    code === POUND
-  );
-}
+// Where a number may start: a digit, a point, a sign or a currency. A search for these passes
+// over prose several times faster than a look at each code.
+const NUMBER_START = /[\d.\-\u2212$\u20ac\u00a3]/g;
 
 function digitsEnd(text: string, from: number): number {
   let index = from;
@@ -262,14 +253,15 @@ function scanAt(text: string, start: number, into: NumberToken[]): number {
  */
 export function numbersBetween(text: string, from: number, to: number): NumberToken[] {
   const tokens: NumberToken[] = [];
+  // The text up to `to`, so a search for a start stops there; a slice shares the characters.
+  const upTo = to === text.length ? text : text.slice(0, to);
   let index = from;
   while (index < to) {
-    if (!mayStartNumber(text.charCodeAt(index))) {
-      index++;
-      continue;
-    }
-    const end = scanAt(text, index, tokens);
-    index = end === -1 ? index + 1 : end;
+    NUMBER_START.lastIndex = index;
+    if (!NUMBER_START.test(upTo)) break;
+    const start = NUMBER_START.lastIndex - 1;
+    const end = scanAt(text, start, tokens);
+    index = end === -1 ? start + 1 : end;
   }
   return tokens;
 }

@@ -16,6 +16,10 @@ import { isSpaceCode, type NumberToken, numbersBetween } from "./number-tokens.j
 // The least a stretch holds: reading starts this far back from the end of the last one.
 const STRETCH_CHARACTERS = 512;
 
+// Anything but a digit, a point, "%" or a space (isBare): searched for by a pattern, which
+// passes over a stretch of bare figures several times faster than a look at each code.
+const NOT_BARE = /[^\d.%\s]/;
+
 // ASCII characters a number or a figure of odds may hold before its end: separators, signs,
 // a currency, hedges ("~", "*"), besides letters, digits and spaces.
 const INSIDE = new Set([",", ".", "-", "+", "$", "*", "~"].map((char) => char.charCodeAt(0)));
@@ -126,8 +130,7 @@ export class NumbersFromEnd {
     let to = bounds.end;
     while (to < text.length && isBare(text.charCodeAt(to)) && !isDigit(text.charCodeAt(to))) to++;
     if (to < text.length && !isDigit(text.charCodeAt(to))) return true;
-    for (let at = from; at < bounds.end; at++) if (!isBare(text.charCodeAt(at))) return true;
-    return false;
+    return NOT_BARE.test(text.slice(from, bounds.end));
   }
 
   /** The numbers from the last backwards; with `wordedOnly`, of stretches that hold words. */

@@ -18,8 +18,9 @@ const DECIMAL_COMMA = /(?<![\d.,])(\d{1,3}),(\d{1,2})(?![\d,])|(?<![\d.,])0,(\d+
 
 /** `text` with decimal commas written as points ("Mittelwert: 12,5" → "Mittelwert: 12.5"). */
 export function withDecimalPoints(text: string): string {
-  // Both forms hold a comma before a digit; a search for that skips over other digits.
-  if (!/,\d/.test(text)) return text;
+  // Both forms hold a comma before a digit; a search for that skips over other digits, and a
+  // search for the comma alone over the whole text.
+  if (!text.includes(",") || !/,\d/.test(text)) return text;
   return text.replace(
     DECIMAL_COMMA,
     (_, whole: string | undefined, decimals: string | undefined, fraction: string | undefined) =>
@@ -37,9 +38,10 @@ const MONTH =
 // A date's parts stand on one line: "in March.\n\n10th percentile: 2.1M" holds no date. Each
 // pattern comes with what all its dates hold beyond digits, tested first: a pattern that starts
 // at a digit tries every digit of the text, a test for a sign or a month skips over them.
-const DATES: [pattern: RegExp, mark: RegExp][] = [
-  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?\b/g, /-\d\d-/],
-  [/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g, /\/\d{1,2}\//],
+// The first two also hold a sign, looked for before their marks (see extract/matches.ts).
+const DATES: [pattern: RegExp, mark: RegExp, sign?: string][] = [
+  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?\b/g, /-\d\d-/, "-"],
+  [/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g, /\/\d{1,2}\//, "/"],
   [
     new RegExp(String.raw`\b${MONTH}\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?\b(?:,?[ \t]+\d{4}\b)?`, "g"),
     new RegExp(MONTH),
@@ -56,8 +58,10 @@ const DATES: [pattern: RegExp, mark: RegExp][] = [
 /** `text` with calendar dates blanked out (same length, so positions still line up). */
 export function withoutDates(text: string): string {
   return DATES.reduce(
-    (current, [pattern, mark]) =>
-      mark.test(current) ? current.replace(pattern, (date) => " ".repeat(date.length)) : current,
+    (current, [pattern, mark, sign = ""]) =>
+      current.includes(sign) && mark.test(current)
+        ? current.replace(pattern, (date) => " ".repeat(date.length))
+        : current,
     text,
   );
 }

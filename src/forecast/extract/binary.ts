@@ -5,7 +5,7 @@ import { lastConclusion, lastDigitAt, lastOwnFigure } from "./conclusions.js";
 import { isEvidence } from "./evidence.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, strongest } from "./labelled.js";
-import { matchesOf } from "./matches.js";
+import { allCases, holdsAny, matchesHolding, matchesOf } from "./matches.js";
 import { mapOutcome, type Outcome, resolveTiers, type Tier } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
 import { type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
@@ -37,6 +37,8 @@ const PROBABILITY_KEYS = [
 
 const PROBABILITY_LABEL =
   /(?<!\w)(?:answer|probability|prediction|forecast|estimate|likelihood|chance|yes|p\((?:yes|no)\)|wahrscheinlichkeit|prognose|probabilidad|pron[oó]stico|probabilit[ée]|probabilit[àa])(?!\w)(?:\s+(?:of|that|for)\b[^:=\n]{0,60}?)?(?:\s*\([^)\n]{0,40}\))?\s*(?::|=|\bis\b(?!['’])|[-–—→|])/gi;
+// What every label ends with, looked for first: see holdsAny in matches.ts.
+const LABEL_ENDS = [":", "=", "-", "–", "—", "→", "|", ...allCases("is")];
 // "## Answer" or "### Probability" on its own line, the figure on the next.
 const HEADING_LABEL =
   /^[ \t]*#{1,6}[ \t]*(?:final[ \t]+)?(?:answer|probability|forecast|prediction|estimate)[ \t]*:?[ \t]*\n\s*/gim;
@@ -81,7 +83,8 @@ function lineBefore(text: string, index: number): string {
 
 function labelledProbabilities(text: string): RawNumber[] {
   const labelled: Labelled<RawNumber>[] = [];
-  for (const match of matchesOf(text, PROBABILITY_LABEL)) {
+  const labels = holdsAny(text, LABEL_ENDS) ? matchesOf(text, PROBABILITY_LABEL) : [];
+  for (const match of labels) {
     const before = lineBefore(text, match.index);
     if (REFERENCE_BEFORE.test(before)) continue;
     const figure = statedAt(text, match.index + match[0].length, NO_LABEL.test(before + match[0]));
@@ -90,11 +93,11 @@ function labelledProbabilities(text: string): RawNumber[] {
     if (figure === null || (!strong && isEvidence(text, figure.start, figure.end))) continue;
     labelled.push({ figure: figure.raw, index: match.index, strong });
   }
-  for (const match of matchesOf(text, HEADING_LABEL)) {
+  for (const match of matchesHolding(text, HEADING_LABEL, "#")) {
     const figure = statedAt(text, match.index + match[0].length, false);
     if (figure !== null) labelled.push({ figure: figure.raw, index: match.index, strong: true });
   }
-  for (const match of matchesOf(text, ASTERISKED)) {
+  for (const match of matchesHolding(text, ASTERISKED, "*")) {
     const token = wholeNumber(match[1] ?? "");
     if (token !== null) labelled.push({ figure: token, index: match.index, strong: true });
   }

@@ -3,7 +3,7 @@ import type { OptionMap } from "../types.js";
 import { isAttributed, withNamesBlanked } from "./attributed-figures.js";
 import { type Block, chooseDistribution, distributions, UNPLACED } from "./choice-distributions.js";
 import { proseChoices } from "./choice-prose.js";
-import { matchesOf } from "./matches.js";
+import { holdsAny, matchesOf } from "./matches.js";
 import { letterForLabel } from "./option-labels.js";
 import {
   AMBIGUOUS,
@@ -21,10 +21,15 @@ const PARENTHESIZED_LETTER = /^\(([A-Z])\)/;
 // A bare capital needs punctuation after it, so "I think…" and "U.S." are not labels.
 const BARE_LETTER = /^([A-Z])(?:[):\]]|\.(?=\s|$)|(?=\s*[–—=|:])|(?=\s+-\s)|(?=\s+\())/;
 const SEPARATOR = /[:=|]|\s[-–—]\s|[–—→]/g;
+// What every separator holds, looked for first: see holdsAny in matches.ts.
+const SEPARATOR_SIGNS = [":", "=", "|", "-", "–", "—", "→"];
 // "A: 50%, B: 30%"; with only a space or a word between ("A 50%", "B (55%)", "A at 50%") the
 // figure must be a percentage, unless the whole line is such a list ("A 45, B 15, C 40").
-const INLINE_ENTRY =
-  /(?:^|[\s,;(])(?:[Oo]ption[\s_]*|[Cc]hoice[\s_]*)?\(?([A-Z])\)?(?:\s*([:=]|\s[-–—]\s)|\s+(?:(?:a|an|at|on|about|around|roughly)\s+){0,2}\(?(?=[-−]?[\d.]))/g;
+// An entry at the start of the line is looked for apart: a pattern that may start at "^" tries
+// that first at every character, and searches about twice as slowly.
+const ENTRY = String.raw`(?:[Oo]ption[\s_]*|[Cc]hoice[\s_]*)?\(?([A-Z])\)?(?:\s*([:=]|\s[-–—]\s)|\s+(?:(?:a|an|at|on|about|around|roughly)\s+){0,2}\(?(?=[-−]?[\d.]))`;
+const INLINE_ENTRY_AT_START = new RegExp(`^${ENTRY}`);
+const INLINE_ENTRY = new RegExp(String.raw`[\s,;(]${ENTRY}`, "g");
 const LIST_GAP = /^[\s,;]*(?:and|then)?[\s,;]*$/;
 // "A) Red (50%)": the probability in brackets at the end of the line.
 const BRACKETED_PERCENT = /\(\s*([^()]*?%)\s*\)[\s|*.,;]*$/;
@@ -59,7 +64,8 @@ function separatorsOutsideBrackets(line: string): { start: number; end: number }
   const found: { start: number; end: number }[] = [];
   let depth = 0;
   let scanned = 0;
-  for (const match of matchesOf(line, SEPARATOR)) {
+  const separators = holdsAny(line, SEPARATOR_SIGNS) ? matchesOf(line, SEPARATOR) : [];
+  for (const match of separators) {
     for (; scanned < match.index; scanned++) {
       const char = line[scanned];
       if (char === "(") depth++;
@@ -89,7 +95,7 @@ function probabilityAfterLabel(rest: string): { raw: NumberToken; labelEnd: numb
   if (alone !== null && TRAILING_JUNK.test(rest.slice(alone.end))) {
     return { raw: alone, labelEnd: 0 };
   }
-  const bracketed = BRACKETED_PERCENT.exec(rest);
+  const bracketed = rest.includes("(") ? BRACKETED_PERCENT.exec(rest) : null;
   const inside = bracketed?.[1];
   const inBrackets = inside === undefined ? null : wholeNumber(inside);
   return bracketed === null || inside === undefined || inBrackets === null
@@ -123,9 +129,17 @@ function formsList(line: string, candidates: InlineCandidate[]): boolean {
   });
 }
 
+/** The matches of `/(?:^|[\s,;(])${ENTRY}/g` in `line`. */
+function inlineEntryMatches(line: string): RegExpExecArray[] {
+  const first = INLINE_ENTRY_AT_START.exec(line);
+  return first === null
+    ? matchesOf(line, INLINE_ENTRY)
+    : [first, ...matchesOf(line, INLINE_ENTRY, first[0].length)];
+}
+
 function inlineEntries(line: string): LineEntry[] {
   const candidates: InlineCandidate[] = [];
-  for (const match of matchesOf(line, INLINE_ENTRY)) {
+  for (const match of inlineEntryMatches(line)) {
     const token = readNumberAt(line, match.index + match[0].length);
     if (match[1] !== undefined && token !== null) {
       candidates.push({
@@ -217,7 +231,9 @@ function lineEntries(
 
 // A line that introduces what follows: "Market prices:", "**Polling average:**", "## Odds",
 // or a table's header row.
-const HEADING = /^\s*#|:[\s*_]*$|^\s*\|[^\d\n]*\|\s*$/;
+// "Label:" is tested apart: its search tries every character, the others only the start.
+const HEADING = /^\s*#|^\s*\|[^\d\n]*\|\s*$/;
+const LABEL_HEADING = /:[\s*_]*$/;
 const HEADING_END = /[\s|*_#]+$/;
 
 /**
@@ -225,7 +241,7 @@ const HEADING_END = /[\s|*_#]+$/;
  * "Betting odds imply:", "| Candidate | Polymarket |"; not "My forecast (vs the market):".
  */
 function introducesAttributed(line: string, names: OptionNames | null): boolean {
-  if (!HEADING.test(line)) return false;
+  if (!HEADING.test(line) && !(line.includes(":") && LABEL_HEADING.test(line))) return false;
   const heading = withNamesBlanked(line.replace(HEADING_END, ""), names);
   const probe = `${heading} 1%`;
   return isAttributed(probe, { start: heading.length + 1, end: probe.length });

@@ -5,7 +5,7 @@
  * explicit (a label, a final marker, an answer tag) is written after it.
  */
 import { type NumberToken, readNumberAt } from "../numbers.js";
-import { matchesOf } from "./matches.js";
+import { holdsAny, matchesOf } from "./matches.js";
 
 const HEDGE = String.raw`(?:(?:about|around|roughly|approximately|approx\.|maybe|just)\s+|~\s*)?`;
 const FIGURE_AHEAD = String.raw`(?=[-−$€£]?\.?\d)`;
@@ -54,7 +54,7 @@ export interface Commitment {
 
 // What every match of the patterns that start at a figure holds beyond it: a pass of such a
 // pattern tries every digit of the text, a test for the word or sign skips over them.
-const ARROW_MARK = /→|->|=>|⟶/;
+const ARROWS = ["→", "->", "=>", "⟶"];
 const NOW_MARK = /now/i;
 const POINT_AFTER_MARK = /\bas\s+my\b/i;
 const YES_MARK = /yes/i;
@@ -64,9 +64,11 @@ function lastOf(
   pattern: RegExp,
   rule: Commitment["rule"],
   figureAt: (match: RegExpExecArray) => number,
-  mark?: RegExp,
+  mark?: RegExp | readonly string[],
 ): Commitment | null {
-  if (mark?.test(text) === false) return null;
+  if (mark instanceof RegExp ? !mark.test(text) : mark !== undefined && !holdsAny(text, mark)) {
+    return null;
+  }
   let last: Commitment | null = null;
   for (const match of matchesOf(text, pattern)) {
     const figure = readNumberAt(text, figureAt(match as RegExpExecArray));
@@ -99,7 +101,7 @@ function lastExplicit(text: string): number {
 export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
   const found = [
     lastOf(text, REVISED_TO, "revision", afterMatch),
-    lastOf(text, ARROW, "revision", afterMatch, ARROW_MARK),
+    lastOf(text, ARROW, "revision", afterMatch, ARROWS),
     lastOf(text, REVISED_LABEL, "revision", afterMatch),
     lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK),
     lastOf(text, POINT, "range_point", afterMatch),

@@ -1,5 +1,5 @@
 import { findJsonObjects, normalizeKey, withNested } from "./json-objects.js";
-import { matchesOf } from "./matches.js";
+import { holdsAny, matchesHolding, matchesOf } from "./matches.js";
 
 const ANSWER_KEYS = ["answer", "finalanswer", "prediction", "finalprediction", "forecast"];
 
@@ -10,6 +10,7 @@ const ANSWER_LINE =
 // "Update: on reflection … Final answer: The Salt Road": a final answer after a sentence ends.
 const FINAL_IN_LINE =
   /(?<=[.!?;][ \t]{1,3})(?:my\s+)?final\s+answer(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?[ \t]*([^\n]+)$/gim;
+const COLONS = [":", "："];
 // "## Final Answer" on its own line, the answer on the next.
 const ANSWER_HEADING = /^[ \t]*#{1,6}[ \t]*(?:final\s+)?answer[ \t]*:?[ \t]*$/gim;
 const BOXED = /\\boxed\{((?:[^{}\n]|\{[^{}\n]*\})*)\}/g;
@@ -32,11 +33,13 @@ function lineMarks(text: string): Mark[] {
         : (match[1] ?? ""),
     index: match.index,
   }));
-  const headings = matchesOf(text, ANSWER_HEADING).map((match) => ({
+  const headings = matchesHolding(text, ANSWER_HEADING, "#").map((match) => ({
     text: nextLine(text, match.index + match[0].length),
     index: match.index,
   }));
-  const inLine = matchesOf(text, FINAL_IN_LINE).map((match) => ({
+  // Every match holds a colon: the search for one is many times faster than the pattern's
+  // look behind at every character.
+  const inLine = (holdsAny(text, COLONS) ? matchesOf(text, FINAL_IN_LINE) : []).map((match) => ({
     text: match[1] ?? "",
     index: match.index,
   }));

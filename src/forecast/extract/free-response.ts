@@ -52,6 +52,9 @@ function isCommittedName(paragraph: string): boolean {
   );
 }
 
+// Looked for only where a line break is written: see holdsAny in matches.ts.
+const PARAGRAPH_BREAK = /\n\s*\n/;
+
 /**
  * The last explicitly marked answer; failing that a paragraph that is a name alone, written
  * before the prose about it; failing that the reply's last paragraph, where an unmarked
@@ -61,8 +64,7 @@ export function freeResponseFromReply(text: string): Outcome<ForecastAnswer> {
   const unmarked = withoutAnswerTagMarks(text);
   const marked = markedAnswer(unmarked);
   if (marked !== null) return asAnswer(marked, true, "marked_answer");
-  const paragraphs = unmarked
-    .split(/\n\s*\n/)
+  const paragraphs = (unmarked.includes("\n") ? unmarked.split(PARAGRAPH_BREAK) : [unmarked])
     .map((paragraph) => paragraph.trim())
     .filter((paragraph) => paragraph !== "");
   const last = paragraphs.at(-1);

@@ -1,12 +1,18 @@
 /**
- * Every match of the global `pattern` in `text`, as `[...text.matchAll(pattern)]` gives them.
- * matchAll copies the pattern on each call, and the copy looks the pattern's whole source up in
- * a cache: for the long patterns of the readers, and the searches made for every figure or line
- * of a reply, that lookup cost more than the search. All matches are found before any is read,
- * so a reader may search with the same pattern while reading them.
+ * Every match of the global `pattern` in `text` from `start`, as `[...text.matchAll(pattern)]`
+ * gives them from the pattern's lastIndex. matchAll copies the pattern on each call, and the
+ * copy looks the pattern's whole source up in a cache: for the long patterns of the readers, and
+ * the searches made for every figure or line of a reply, that lookup cost more than the search.
+ * All matches are found before any is read, so a reader may search with the same pattern while
+ * reading them.
  */
-export function matchesOf(text: string, pattern: RegExp): RegExpExecArray[] {
+export function matchesOf(
+  text: string,
+  pattern: RegExp,
+  start = pattern.lastIndex,
+): RegExpExecArray[] {
   const from = pattern.lastIndex;
+  pattern.lastIndex = start;
   const found: RegExpExecArray[] = [];
   try {
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
@@ -18,6 +24,33 @@ export function matchesOf(text: string, pattern: RegExp): RegExpExecArray[] {
     pattern.lastIndex = from;
   }
   return found;
+}
+
+/**
+ * Whether `text` holds one of `literals`. A search for a literal runs through a long reply a
+ * hundred times faster than a pattern's search, which tries a match at every character: a
+ * pattern whose every match holds one of them is searched for only where one is written.
+ */
+export function holdsAny(text: string, literals: readonly string[]): boolean {
+  for (const literal of literals) if (text.includes(literal)) return true;
+  return false;
+}
+
+/**
+ * Every way of writing the ASCII `word` in upper and lower case, as a case-blind pattern
+ * without the u flag matches it: the literals holdsAny looks for in place of the word.
+ */
+export function allCases(word: string): string[] {
+  return [...word].reduce<string[]>(
+    (spellings, char) =>
+      spellings.flatMap((start) => [start + char.toLowerCase(), start + char.toUpperCase()]),
+    [""],
+  );
+}
+
+/** matchesOf, searched only where `literal`, which every match of `pattern` holds, is written. */
+export function matchesHolding(text: string, pattern: RegExp, literal: string): RegExpExecArray[] {
+  return text.includes(literal) ? matchesOf(text, pattern) : [];
 }
 
 function nextIndex(text: string, index: number, unicode: boolean): number {

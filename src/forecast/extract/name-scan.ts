@@ -92,9 +92,24 @@ function wordCharacterAt(text: string, index: number): number {
       ? 1
       : 0;
   }
+  return wordCharacterBeyondAscii(text, index);
+}
+
+/**
+ * wordCharacterAt for a character outside ASCII. A function of its own, as the look at a pair
+ * below tests one code first: with the pattern's search inlined into the scan of a reply's
+ * words and a code point read at every character, that scan ran at less than half its speed.
+ */
+function wordCharacterBeyondAscii(text: string, index: number): number {
   LETTER_OR_DIGIT_HERE.lastIndex = index;
   if (!LETTER_OR_DIGIT_HERE.test(text)) return 0;
   return LETTER_OR_DIGIT_HERE.lastIndex - index;
+}
+
+/** Whether a surrogate pair starts at `index`; a look at one code for most characters. */
+function isPairAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 0xd800 && code <= 0xdbff && (text.codePointAt(index) ?? 0) > 0xffff;
 }
 
 /**
@@ -106,16 +121,19 @@ function wordsOf(text: string, ids: WordIds): Words {
   // The end of the word before, known or not, and whether it was known.
   let previousEnd = -1;
   let previousKnown = false;
-  for (let index = 0; index < text.length; ) {
+  const length = text.length;
+  for (let index = 0; index < length; ) {
     const width = wordCharacterAt(text, index);
     if (width === 0) {
       // A character outside a word: a surrogate pair is stepped over whole.
-      index += (text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
+      index += isPairAt(text, index) ? 2 : 1;
       continue;
     }
     const start = index;
     index += width;
-    for (let next = wordCharacterAt(text, index); next > 0; next = wordCharacterAt(text, index)) {
+    while (index < length) {
+      const next = wordCharacterAt(text, index);
+      if (next === 0) break;
       index += next;
     }
     const id = ids.knownAt(text, start, index);

@@ -4,17 +4,23 @@
  * `<answer>0.XX</answer>`, a JSON skeleton), or a refusal to commit ("I won't put a number on
  * this"). Either counts only when nothing with a figure is stated after it.
  */
-import { matchesOf } from "./matches.js";
+import { holdsAny, matchesOf } from "./matches.js";
 
 // A placeholder where a value belongs: "ZZ", "XX%", "0.XX", "__", "[insert probability]",
 // "<your probability>", "N/A", "TBD", "???".
 const SLOT_WORDS = "insert|your|probability|number|answer|value|estimate|percent|figure";
 const PLACEHOLDER = String.raw`(?:0?\.?[XYZ]{1,3}\b%?|\b[XYZ]{2,3}\b%?|_{2,}%?|\[[^\]\n]{0,40}(?:${SLOT_WORDS})[^\]\n]{0,40}\]|<[^<>\n]{0,40}(?:${SLOT_WORDS})[^<>\n]{0,40}>|\bN\/A\b|\bTBD\b|\?{2,})`;
 // The value slot of an answer: after a label and its separator, a JSON key, or inside the tag.
+// A label's line at the start of the text is looked at apart: a pattern that may start at "^"
+// tries that first at every character, and searches about twice as slowly.
+const LABEL_SLOT = String.raw`[^\n:=]{0,60}[:=][ \t*]*`;
+const SLOT_AT_START = new RegExp(`^${LABEL_SLOT}${PLACEHOLDER}`, "i");
 const SLOT = new RegExp(
-  String.raw`(?:(?:^|\n)[^\n:=]{0,60}[:=][ \t*]*|"[^"\n]{1,40}"\s*:\s*|<answer>\s*)${PLACEHOLDER}`,
+  String.raw`(?:\n${LABEL_SLOT}|"[^"\n]{1,40}"\s*:\s*|<answer>\s*)${PLACEHOLDER}`,
   "gi",
 );
+// What every match of SLOT holds: a line break, a quote or a tag.
+const SLOT_SIGNS = ["\n", '"', "<"];
 // The example the guidance shows for a written answer, copied as is.
 const EXAMPLE_TAG = /<answer>\s*(?:text|your answer)\s*<\/answer>/gi;
 const EMPTY_TAG = /<answer>\s*<\/answer>/gi;
@@ -30,10 +36,18 @@ const UNDECIDED =
 const TOO_EARLY =
   /\b(?:too early|too little information|not enough information)\b[^.\n]{0,60}\b(?:to|for)\b/gi;
 
-function lastEnd(text: string, pattern: RegExp): number {
+function lastEnd(text: string, pattern: RegExp, start = 0): number {
   let end = -1;
-  for (const match of matchesOf(text, pattern)) end = match.index + match[0].length;
+  for (const match of matchesOf(text, pattern, start)) end = match.index + match[0].length;
   return end;
+}
+
+/** Where the last slot holding a placeholder ends, as one search for `(?:^|\n)…` finds it. */
+function lastSlotEnd(text: string): number {
+  const first = SLOT_AT_START.exec(text);
+  const from = first === null ? 0 : first[0].length;
+  const later = holdsAny(text, SLOT_SIGNS) ? lastEnd(text, SLOT, from) : -1;
+  return Math.max(first === null ? -1 : from, later);
 }
 
 /**
@@ -42,7 +56,7 @@ function lastEnd(text: string, pattern: RegExp): number {
  */
 export function statesNoAnswer(text: string, written: boolean): boolean {
   const placeholder = Math.max(
-    lastEnd(text, SLOT),
+    lastSlotEnd(text),
     lastEnd(text, EXAMPLE_TAG),
     lastEnd(text, EMPTY_TAG),
   );

@@ -1,5 +1,6 @@
 import { keepingLast } from "../last-reading.js";
 import { formatNumber } from "../numbers.js";
+import { allCases, holdsAny } from "./matches.js";
 
 const UNITS = [
   "zero",
@@ -139,17 +140,27 @@ function fractionWord(word: string, offset: number, text: string): string {
 // What every match of a pattern that starts at a figure holds beyond the figure: tested first,
 // since a pass of such a pattern tries every digit of the text, and a test for a word or a
 // sign skips over them; most replies hold none of these, and a long list of figures none.
-const HYPHENATED_ODDS_MARK = /-in-/i;
-const DECIMAL_COMMA_MARK = /,\d/;
-const MARGIN_MARK = /±|\+\/?-/;
-const WORDS_AFTER_IN_MARK = new RegExp(String.raw`(?:in|out of)\s+${WORD_NUMBER}`, "i");
-const ODDS_SIDE_MARK = /against|favou?r|\bon\b/i;
-const ODDS_IN_MARK = /(?:in|out of)\s+\d/i;
-const RANGE_MARK = /(?:-|–|—|to|and)\s*\.?\d/i;
+// A sign every match holds is looked for before a pattern: see holdsAny.
+type Mark = (text: string) => boolean;
+const HYPHENATED_ODDS_WRITTEN = /-in-/i;
+const DECIMAL_COMMA_WRITTEN = /,\d/;
+const WORD_AFTER_IN_WRITTEN = new RegExp(String.raw`(?:in|out of)\s+${WORD_NUMBER}`, "i");
+const ODDS_SIDE_WRITTEN = /against|favou?r|\bon\b/i;
+const ODDS_IN_WRITTEN = /(?:in|out of)\s+\d/i;
+const RANGE_WRITTEN = /(?:-|–|—|to|and)\s*\.?\d/i;
+const HYPHENATED_ODDS_MARK: Mark = (text) =>
+  text.includes("-") && HYPHENATED_ODDS_WRITTEN.test(text);
+const DECIMAL_COMMA_MARK: Mark = (text) => text.includes(",") && DECIMAL_COMMA_WRITTEN.test(text);
+const MARGIN_MARK: Mark = (text) => holdsAny(text, ["±", "+/-", "+-"]);
+const WORDS_AFTER_IN_MARK: Mark = (text) => WORD_AFTER_IN_WRITTEN.test(text);
+const ODDS_SIDE_MARK: Mark = (text) => ODDS_SIDE_WRITTEN.test(text);
+const ODDS_IN_MARK: Mark = (text) => ODDS_IN_WRITTEN.test(text);
+const RANGE_JOINERS = ["-", "–", "—", ...allCases("to"), ...allCases("and")];
+const RANGE_MARK: Mark = (text) => holdsAny(text, RANGE_JOINERS) && RANGE_WRITTEN.test(text);
 
 /** `text` rewritten by `rewrite` when `mark` finds what each of its matches holds. */
-function where(text: string, mark: RegExp, rewrite: (text: string) => string): string {
-  return mark.test(text) ? rewrite(text) : text;
+function where(text: string, mark: Mark, rewrite: (text: string) => string): string {
+  return mark(text) ? rewrite(text) : text;
 }
 
 function rewrittenProbabilities(text: string): string {

@@ -1,11 +1,13 @@
 import { keepingLast } from "../last-reading.js";
-import { matchesOf } from "./matches.js";
+import { holdsAny, matchesOf } from "./matches.js";
 
 const THINKING_START = /<(?:think|thinking|reasoning)>/i;
 const THINKING_END = /<\/(?:think|thinking|reasoning)>/i;
 const OPEN_ANSWER_TAG = /<\s*answer\s*>/gi;
 const CLOSE_ANSWER_TAG = /<\s*\/\s*answer\s*>/i;
 const ANSWER_TAG_MARK = /<\s*\/?\s*answer\s*>/gi;
+const MARKDOWN_MARK = /\*\*|__|`/g;
+const MARKDOWN_MARKS = ["**", "__", "`"];
 
 /**
  * The reply without the model's reasoning blocks, which hold drafts rather than the answer.
@@ -38,7 +40,7 @@ export function lastAnswerTag(text: string): string | null {
 
 /** `text` with answer tags removed but their content kept. */
 export function withoutAnswerTagMarks(text: string): string {
-  return text.replace(ANSWER_TAG_MARK, "");
+  return text.includes("<") ? text.replace(ANSWER_TAG_MARK, "") : text;
 }
 
 /**
@@ -46,4 +48,6 @@ export function withoutAnswerTagMarks(text: string): string {
  * Single asterisks stay: ForecastBench answers are written "*0.62*". Kept for the last text:
  * several readings of one reply ask for it.
  */
-export const plainText = keepingLast((text: string): string => text.replace(/\*\*|__|`/g, ""));
+export const plainText = keepingLast((text: string): string =>
+  holdsAny(text, MARKDOWN_MARKS) ? text.replace(MARKDOWN_MARK, "") : text,
+);

@@ -107,12 +107,16 @@ function readsAsProbability(clause: string, token: NumberToken): boolean {
 }
 
 /**
- * The figure right after each match of `markerPattern` ("Final: 20%", "I land at 40%"), for
- * "yes": the first chance in the marker's clause, with only linking words before it.
+ * The figure right after each marker ("Final: 20%", "I land at 40%"), a match of `markers` or
+ * one of the matches given, for "yes": the first chance in the marker's clause, with only
+ * linking words before it.
  */
-export function markedFigures(text: string, markerPattern: RegExp): StatedFigure[] {
+export function markedFigures(
+  text: string,
+  markers: RegExp | readonly RegExpExecArray[],
+): StatedFigure[] {
   const found: StatedFigure[] = [];
-  for (const marker of matchesOf(text, markerPattern)) {
+  for (const marker of markers instanceof RegExp ? matchesOf(text, markers) : markers) {
     const from = marker.index + marker[0].length;
     const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
     const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
