@@ -5,9 +5,8 @@ import { claimOnce } from "../db/single-use.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
-import { CreditLeases } from "./credit-leases.js";
+import { CreditLeases } from "./holds/leased/credit-leases.js";
 import { holdKeySpend, keyRoom, keySpendLimitReached, moveKeySpend } from "./key-spend.js";
-import { spendableNanos } from "./lease-statements.js";
 import {
   allocateCharge,
   type ChargeItem,
@@ -22,6 +21,7 @@ import {
   type HoldValues,
   holdWithReservation,
 } from "./postgres-ledger-statements.js";
+import { spendableNanos } from "./spendable.js";
 import { insertUsageRecord, type UsageDetails } from "./usage-records.js";
 
 export type {
