@@ -1,12 +1,16 @@
 import { sql } from "kysely";
-import type { Db, Statements } from "../db/database.js";
+import type { Db } from "../db/database.js";
 import type { LedgerKind } from "../db/schema.js";
 import { claimOnce } from "../db/single-use.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
 import { CreditLeases } from "./holds/leased/credit-leases.js";
+import { claimAndChargeCovered, type SettleValues } from "./holds/stored/charge-covered.js";
+import { finishHold } from "./holds/stored/finish-hold.js";
+import { type HoldValues, holdStepByStep, holdWithReservation } from "./holds/stored/take-hold.js";
 import { holdKeySpend, keyRoom, keySpendLimitReached, moveKeySpend } from "./key-spend.js";
+import { appendCharges, appendEntry } from "./ledger-entries.js";
 import {
   allocateCharge,
   type ChargeItem,
@@ -16,11 +20,6 @@ import {
   type SettleDetails,
   type Settlement,
 } from "./ledger-types.js";
-import {
-  claimAndChargeCovered,
-  type HoldValues,
-  holdWithReservation,
-} from "./postgres-ledger-statements.js";
 import { spendableNanos } from "./spendable.js";
 import { insertUsageRecord, type UsageDetails } from "./usage-records.js";
 
@@ -104,7 +103,7 @@ export class Ledger {
         where id = ${organizationId}`);
       if (changed === 0) throw notFound("organization", organizationId);
       const balance = (await spendableNanos(tx, organizationId)) as number;
-      await this.appendEntry(tx, organizationId, kind, amountNanos, balance, details);
+      await appendEntry(tx, organizationId, kind, amountNanos, balance, details, this.now());
       return balance;
     });
   }
@@ -127,7 +126,7 @@ export class Ledger {
       maxNanos,
       reference,
       owner: this.owner,
-      now: unixSeconds(this.clock),
+      now: this.now(),
       apiKeyId: spendKeyId,
     };
     // A hold of its own commits without waiting for the disk (see holdWithReservation); one in
@@ -168,13 +167,9 @@ export class Ledger {
       });
     }
     if (settlesInOneStatement(db, reservation, actualNanos, details)) {
-      const outcome = await this.claimAndChargeCovered(
+      const outcome = await claimAndChargeCovered(
         db,
-        reservation,
-        actualNanos,
-        reference,
-        items,
-        details.usage,
+        this.settleValues(reservation, actualNanos, reference, items, details.usage),
       );
       if (outcome === "not claimed") return this.chargedNothing(db, reservation, details, false);
       if (outcome === "not covered") throw new Error("a cost within its hold was not covered");
@@ -191,7 +186,7 @@ export class Ledger {
           tx,
           chargeScope(reservation.organizationId),
           reference,
-          unixSeconds(this.clock),
+          this.now(),
         );
         if (!first) {
           await this.releaseIn(tx, reservation);
@@ -277,115 +272,49 @@ export class Ledger {
     items: ChargeItem[],
     usage: UsageDetails | undefined,
   ): Promise<Settlement | null> {
-    const outcome = await this.claimAndChargeCovered(
+    const outcome = await claimAndChargeCovered(
       tx,
-      reservation,
-      actualNanos,
-      reference,
-      items,
-      usage,
+      this.settleValues(reservation, actualNanos, reference, items, usage),
     );
     if (outcome === "not claimed") return null;
     if (outcome !== "not covered") return outcome;
     const settlement = await this.chargeWhatRemains(tx, reservation, actualNanos);
-    if (usage) await this.recordUsage(tx, reservation, usage, settlement.chargedNanos);
+    if (usage) {
+      const costNanos = settlement.chargedNanos;
+      await tx.changes(insertUsageRecord(reservation.organizationId, usage, costNanos, this.now()));
+    }
     const paid = allocateCharge(
       items.map((item) => item.amountNanos),
       settlement.chargedNanos,
     );
-    await this.appendCharges(
+    await appendCharges(
       tx,
       reservation.organizationId,
       settlement.balanceNanos,
       reference,
       items.map((item, index) => ({ amountNanos: paid[index] ?? 0, memo: item.memo })),
+      this.now(),
     );
     return settlement;
   }
 
-  /**
-   * Claims the reservation (which takes the write lock on SQLite, the row lock on PostgreSQL)
-   * and, in the usual case where the hold plus whatever else is spendable covers the cost,
-   * charges it with one conditional update and records the charge and its usage.
-   */
-  private async claimAndChargeCovered(
-    tx: Db,
+  private settleValues(
     reservation: Reservation,
     actualNanos: number,
     reference: string | null,
     items: ChargeItem[],
     usage: UsageDetails | undefined,
-  ): Promise<Settlement | "not claimed" | "not covered"> {
-    const now = unixSeconds(this.clock);
-    if (tx.dialect === "postgres") {
-      const [outcome] = await tx.rows(
-        claimAndChargeCovered({
-          reservationId: reservation.id,
-          organizationId: reservation.organizationId,
-          holdNanos: reservation.amountNanos,
-          actualNanos,
-          now,
-          reference,
-          items: items.map((item, index) => ({ laterNanos: laterSum(items, index), ...item })),
-          usage: usage ?? null,
-        }),
-      );
-      if (!outcome?.claimed) return "not claimed";
-      if (outcome.balance_nanos === null) return "not covered";
-      return { chargedNanos: actualNanos, balanceNanos: outcome.balance_nanos };
-    }
-    const claimed = await this.finishReservation(tx, reservation.id, "settled", actualNanos);
-    if (!claimed) return "not claimed";
-    const hold = reservation.amountNanos;
-    const [covered] = await tx.rows<{ balance_nanos: number }>(sql`
-      update organizations set balance_nanos = balance_nanos + ${hold - actualNanos}
-      where id = ${reservation.organizationId} and balance_nanos >= ${actualNanos - hold}
-      returning balance_nanos`);
-    if (!covered) return "not covered";
-    await this.appendCharges(
-      tx,
-      reservation.organizationId,
-      covered.balance_nanos,
+  ): SettleValues {
+    return {
+      reservationId: reservation.id,
+      organizationId: reservation.organizationId,
+      holdNanos: reservation.amountNanos,
+      actualNanos,
       reference,
       items,
-    );
-    if (usage) await this.recordUsage(tx, reservation, usage, actualNanos);
-    return { chargedNanos: actualNanos, balanceNanos: covered.balance_nanos };
-  }
-
-  private async recordUsage(
-    tx: Statements,
-    reservation: Reservation,
-    usage: UsageDetails,
-    costNanos: number,
-  ): Promise<void> {
-    await tx.changes(
-      insertUsageRecord(reservation.organizationId, usage, costNanos, unixSeconds(this.clock)),
-    );
-  }
-
-  /**
-   * One charge entry per part that cost something, in order; each states the balance as it
-   * stood after it, so the last one states `balanceAfterNanos`.
-   */
-  private async appendCharges(
-    tx: Statements,
-    organizationId: string,
-    balanceAfterNanos: number,
-    reference: string | null,
-    items: ChargeItem[],
-  ): Promise<void> {
-    for (const [index, item] of items.entries()) {
-      if (item.amountNanos === 0) continue;
-      await this.appendEntry(
-        tx,
-        organizationId,
-        "charge",
-        -item.amountNanos,
-        balanceAfterNanos + laterSum(items, index),
-        { reference, memo: item.memo },
-      );
-    }
+      now: this.now(),
+      usage: usage ?? null,
+    };
   }
 
   /**
@@ -420,7 +349,7 @@ export class Ledger {
   }
 
   private async releaseIn(tx: Db, reservation: Reservation): Promise<boolean> {
-    const claimed = await this.finishReservation(tx, reservation.id, "released");
+    const claimed = await finishHold(tx, reservation.id, "released", this.now());
     if (!claimed) return false;
     if (reservation.spendKeyId) {
       await tx.changes(moveKeySpend(reservation.spendKeyId, -reservation.amountNanos));
@@ -548,21 +477,6 @@ export class Ledger {
       .execute();
   }
 
-  private async finishReservation(
-    tx: Statements,
-    reservationId: string,
-    status: "settled" | "released",
-    chargedNanos: number | null = null,
-  ): Promise<boolean> {
-    // A released lease keeps what its requests were charged.
-    const charged = status === "settled" ? sql`${chargedNanos}` : sql`charged_nanos`;
-    const changed = await tx.changes(sql`
-      update reservations
-      set status = ${status}, finished_at = ${unixSeconds(this.clock)}, charged_nanos = ${charged}
-      where id = ${reservationId} and status = 'held'`);
-    return changed > 0;
-  }
-
   private async lockIfHeld(tx: Db, reservation: Reservation): Promise<boolean> {
     const lock = tx.dialect === "postgres" ? sql` for update` : sql``;
     const [row] = await tx.rows<{ status: string }>(sql`
@@ -579,20 +493,8 @@ export class Ledger {
     return row.balance_nanos;
   }
 
-  private async appendEntry(
-    tx: Statements,
-    organizationId: string,
-    kind: LedgerKind,
-    amountNanos: number,
-    balanceAfterNanos: number,
-    details: EntryDetails,
-  ): Promise<void> {
-    const { reference = null, memo = null } = details;
-    await tx.changes(sql`
-      insert into ledger_entries
-        (organization_id, kind, amount_nanos, balance_after_nanos, reference, memo, created_at)
-      values (${organizationId}, ${kind}, ${amountNanos}, ${balanceAfterNanos}, ${reference},
-        ${memo}, ${unixSeconds(this.clock)})`);
+  private now(): number {
+    return unixSeconds(this.clock);
   }
 }
 
@@ -607,15 +509,6 @@ function chargeItems(actualNanos: number, details: SettleDetails): ChargeItem[] 
     throw new RangeError(`charge items add up to ${sum} nano-dollars, not ${actualNanos}`);
   }
   return items;
-}
-
-/** What the parts after `index` add up to. */
-function laterSum(items: readonly ChargeItem[], index: number): number {
-  let sum = 0;
-  for (let later = index + 1; later < items.length; later++) {
-    sum += (items[later] as ChargeItem).amountNanos;
-  }
-  return sum;
 }
 
 /**
@@ -641,20 +534,6 @@ function settlesInOneStatement(
 /** The single-use scope of an organization's charges. */
 function chargeScope(organizationId: string): string {
   return `charge:${organizationId}`;
-}
-
-/** The hold as two statements in one transaction; returns 0 when the balance is short. */
-async function holdStepByStep(tx: Statements, hold: HoldValues): Promise<number> {
-  const taken = await tx.changes(sql`
-    update organizations set balance_nanos = balance_nanos - ${hold.maxNanos}
-    where id = ${hold.organizationId} and balance_nanos >= ${hold.maxNanos}`);
-  if (taken === 0) return 0;
-  return tx.changes(sql`
-    insert into reservations
-      (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at,
-       finished_at, owner, api_key_id)
-    values (${hold.reservationId}, ${hold.organizationId}, ${hold.maxNanos}, 'held', null,
-      ${hold.reference}, ${hold.now}, null, ${hold.owner}, ${hold.apiKeyId})`);
 }
 
 /**
