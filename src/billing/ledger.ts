@@ -7,7 +7,10 @@ import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
 import { CreditLeases } from "./holds/leased/credit-leases.js";
 import { claimAndChargeCovered, type SettleValues } from "./holds/stored/charge-covered.js";
-import { finishHold } from "./holds/stored/finish-hold.js";
+import { chargeWhatRemains } from "./holds/stored/charge-what-remains.js";
+import { holdsUnder, orphanedHolds } from "./holds/stored/find-holds.js";
+import { releaseHold, releaseRows } from "./holds/stored/release-hold.js";
+import { lockedBalance, lockIfHeld } from "./holds/stored/row-locks.js";
 import { type HoldValues, holdStepByStep, holdWithReservation } from "./holds/stored/take-hold.js";
 import { holdKeySpend, keyRoom, keySpendLimitReached, moveKeySpend } from "./key-spend.js";
 import { appendCharges, appendEntry } from "./ledger-entries.js";
@@ -179,7 +182,7 @@ export class Ledger {
       if (details.once && reference !== null) {
         // The reference is claimed only for a hold that is still open: a released hold must not
         // use up the one charge its work may make.
-        if (!(await this.lockIfHeld(tx, reservation))) {
+        if (!(await lockIfHeld(tx, reservation.id))) {
           return this.chargedNothing(tx, reservation, details, true);
         }
         const first = await claimOnce(
@@ -189,7 +192,7 @@ export class Ledger {
           this.now(),
         );
         if (!first) {
-          await this.releaseIn(tx, reservation);
+          await releaseHold(tx, reservation, this.now());
           return this.chargedNothing(tx, reservation, details, true);
         }
       }
@@ -228,7 +231,7 @@ export class Ledger {
   ): Promise<Settlement> {
     if (details.whileHeld) throw new HoldNotOpen(reservation.id);
     const balanceNanos = locked
-      ? await this.lockedBalance(db, reservation)
+      ? await lockedBalance(db, reservation.organizationId)
       : await this.balance(reservation.organizationId, db);
     return { chargedNanos: 0, balanceNanos };
   }
@@ -245,7 +248,7 @@ export class Ledger {
   ): Promise<{ nanos: number; items: ChargeItem[] } | null> {
     const keyId = reservation.spendKeyId;
     if (!keyId) return { nanos: actualNanos, items };
-    if (!(await this.lockIfHeld(tx, reservation))) return null;
+    if (!(await lockIfHeld(tx, reservation.id))) return null;
     const room = await keyRoom(tx, keyId, reservation.amountNanos);
     if (room === null || actualNanos <= room) return { nanos: actualNanos, items };
     const nanos = Math.max(0, room);
@@ -278,7 +281,7 @@ export class Ledger {
     );
     if (outcome === "not claimed") return null;
     if (outcome !== "not covered") return outcome;
-    const settlement = await this.chargeWhatRemains(tx, reservation, actualNanos);
+    const settlement = await chargeWhatRemains(tx, reservation, actualNanos);
     if (usage) {
       const costNanos = settlement.chargedNanos;
       await tx.changes(insertUsageRecord(reservation.organizationId, usage, costNanos, this.now()));
@@ -317,47 +320,13 @@ export class Ledger {
     };
   }
 
-  /**
-   * The cost outran the hold and the balance: charge everything there is, down to zero, but
-   * never more than the cost.
-   */
-  private async chargeWhatRemains(
-    tx: Db,
-    reservation: Reservation,
-    actualNanos: number,
-  ): Promise<Settlement> {
-    // Read under the row lock: a release that raced in since the first try may now cover more.
-    const available = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
-    const charged = Math.min(actualNanos, available);
-    const balance = available - charged;
-    await tx.changes(
-      sql`update organizations set balance_nanos = ${balance} where id = ${reservation.organizationId}`,
-    );
-    await tx.changes(
-      sql`update reservations set charged_nanos = ${charged} where id = ${reservation.id}`,
-    );
-    return { chargedNanos: charged, balanceNanos: balance };
-  }
-
   /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
   async release(reservation: Reservation, db: Db = this.db): Promise<void> {
     if (reservation.leaseId !== undefined) {
       this.leases.release(reservation);
       return;
     }
-    await db.transaction((tx) => this.releaseIn(tx, reservation));
-  }
-
-  private async releaseIn(tx: Db, reservation: Reservation): Promise<boolean> {
-    const claimed = await finishHold(tx, reservation.id, "released", this.now());
-    if (!claimed) return false;
-    if (reservation.spendKeyId) {
-      await tx.changes(moveKeySpend(reservation.spendKeyId, -reservation.amountNanos));
-    }
-    await tx.changes(sql`
-      update organizations set balance_nanos = balance_nanos + ${reservation.amountNanos}
-      where id = ${reservation.organizationId}`);
-    return true;
+    await db.transaction((tx) => releaseHold(tx, reservation, this.now()));
   }
 
   /** Releases the open holds of an organization's work under these references. */
@@ -368,14 +337,8 @@ export class Ledger {
   ): Promise<number> {
     if (references.length === 0) return 0;
     return db.transaction(async (tx) => {
-      const held = await tx.query
-        .selectFrom("reservations")
-        .select(["id", "organization_id", "amount_nanos", "charged_nanos", "api_key_id"])
-        .where("status", "=", "held")
-        .where("organization_id", "=", organizationId)
-        .where("reference", "in", references)
-        .execute();
-      return this.releaseRows(tx, held);
+      const held = await holdsUnder(tx, organizationId, references);
+      return releaseRows(tx, held, this.now());
     });
   }
 
@@ -402,49 +365,9 @@ export class Ledger {
    * without an owner older than that: work whose process died can no longer settle them.
    */
   async releaseOrphaned(aliveSince: number, db: Db = this.db): Promise<number> {
-    return db.transaction(async (tx) => {
-      const orphaned = await tx.query
-        .selectFrom("reservations")
-        .select(["id", "organization_id", "amount_nanos", "charged_nanos", "api_key_id"])
-        .where("status", "=", "held")
-        .where("created_at", "<", aliveSince)
-        .where((eb) =>
-          eb.or([
-            eb("owner", "is", null),
-            eb(
-              "owner",
-              "not in",
-              eb.selectFrom("processes").select("id").where("heartbeat_at", ">=", aliveSince),
-            ),
-          ]),
-        )
-        .execute();
-      return this.releaseRows(tx, orphaned);
-    });
-  }
-
-  private async releaseRows(
-    tx: Db,
-    rows: {
-      id: string;
-      organization_id: string;
-      amount_nanos: number;
-      charged_nanos: number | null;
-      api_key_id: string | null;
-    }[],
-  ): Promise<number> {
-    let released = 0;
-    for (const row of rows) {
-      // An open hold has charged nothing; a lease returns what its requests did not spend.
-      const reservation = {
-        id: row.id,
-        organizationId: row.organization_id,
-        amountNanos: row.amount_nanos - (row.charged_nanos ?? 0),
-        spendKeyId: row.api_key_id,
-      };
-      if (await this.releaseIn(tx, reservation)) released += 1;
-    }
-    return released;
+    return db.transaction(async (tx) =>
+      releaseRows(tx, await orphanedHolds(tx, aliveSince), this.now()),
+    );
   }
 
   /**
@@ -475,22 +398,6 @@ export class Ledger {
       .where("organization_id", "=", organizationId)
       .orderBy("id")
       .execute();
-  }
-
-  private async lockIfHeld(tx: Db, reservation: Reservation): Promise<boolean> {
-    const lock = tx.dialect === "postgres" ? sql` for update` : sql``;
-    const [row] = await tx.rows<{ status: string }>(sql`
-      select status from reservations where id = ${reservation.id}${lock}`);
-    return row?.status === "held";
-  }
-
-  private async lockedBalance(tx: Db, reservation: Reservation): Promise<number> {
-    // SQLite has no row locks: the transaction's write lock already serialises writers.
-    const lock = tx.dialect === "postgres" ? sql` for update` : sql``;
-    const [row] = await tx.rows<{ balance_nanos: number }>(sql`
-      select balance_nanos from organizations where id = ${reservation.organizationId}${lock}`);
-    if (!row) throw notFound("organization", reservation.organizationId);
-    return row.balance_nanos;
   }
 
   private now(): number {
