@@ -1,13 +1,19 @@
 import { sql } from "kysely";
-import type { Db, Statements } from "../db/database.js";
+import type { Db } from "../db/database.js";
 import type { LedgerKind } from "../db/schema.js";
 import { claimOnce } from "../db/single-use.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
-import { CreditLeases } from "./credit-leases.js";
+import { CreditLeases } from "./holds/leased/credit-leases.js";
+import { claimAndChargeCovered, type SettleValues } from "./holds/stored/charge-covered.js";
+import { chargeWhatRemains } from "./holds/stored/charge-what-remains.js";
+import { holdsUnder, orphanedHolds } from "./holds/stored/find-holds.js";
+import { releaseHold, releaseRows } from "./holds/stored/release-hold.js";
+import { lockedBalance, lockIfHeld } from "./holds/stored/row-locks.js";
+import { type HoldValues, holdStepByStep, holdWithReservation } from "./holds/stored/take-hold.js";
 import { holdKeySpend, keyRoom, keySpendLimitReached, moveKeySpend } from "./key-spend.js";
-import { spendableNanos } from "./lease-statements.js";
+import { appendCharges, appendEntry } from "./ledger-entries.js";
 import {
   allocateCharge,
   type ChargeItem,
@@ -17,11 +23,7 @@ import {
   type SettleDetails,
   type Settlement,
 } from "./ledger-types.js";
-import {
-  claimAndChargeCovered,
-  type HoldValues,
-  holdWithReservation,
-} from "./postgres-ledger-statements.js";
+import { spendableNanos } from "./spendable.js";
 import { insertUsageRecord, type UsageDetails } from "./usage-records.js";
 
 export type {
@@ -104,7 +106,7 @@ export class Ledger {
         where id = ${organizationId}`);
       if (changed === 0) throw notFound("organization", organizationId);
       const balance = (await spendableNanos(tx, organizationId)) as number;
-      await this.appendEntry(tx, organizationId, kind, amountNanos, balance, details);
+      await appendEntry(tx, organizationId, kind, amountNanos, balance, details, this.now());
       return balance;
     });
   }
@@ -127,7 +129,7 @@ export class Ledger {
       maxNanos,
       reference,
       owner: this.owner,
-      now: unixSeconds(this.clock),
+      now: this.now(),
       apiKeyId: spendKeyId,
     };
     // A hold of its own commits without waiting for the disk (see holdWithReservation); one in
@@ -168,13 +170,9 @@ export class Ledger {
       });
     }
     if (settlesInOneStatement(db, reservation, actualNanos, details)) {
-      const outcome = await this.claimAndChargeCovered(
+      const outcome = await claimAndChargeCovered(
         db,
-        reservation,
-        actualNanos,
-        reference,
-        items,
-        details.usage,
+        this.settleValues(reservation, actualNanos, reference, items, details.usage),
       );
       if (outcome === "not claimed") return this.chargedNothing(db, reservation, details, false);
       if (outcome === "not covered") throw new Error("a cost within its hold was not covered");
@@ -184,17 +182,17 @@ export class Ledger {
       if (details.once && reference !== null) {
         // The reference is claimed only for a hold that is still open: a released hold must not
         // use up the one charge its work may make.
-        if (!(await this.lockIfHeld(tx, reservation))) {
+        if (!(await lockIfHeld(tx, reservation.id))) {
           return this.chargedNothing(tx, reservation, details, true);
         }
         const first = await claimOnce(
           tx,
           chargeScope(reservation.organizationId),
           reference,
-          unixSeconds(this.clock),
+          this.now(),
         );
         if (!first) {
-          await this.releaseIn(tx, reservation);
+          await releaseHold(tx, reservation, this.now());
           return this.chargedNothing(tx, reservation, details, true);
         }
       }
@@ -233,7 +231,7 @@ export class Ledger {
   ): Promise<Settlement> {
     if (details.whileHeld) throw new HoldNotOpen(reservation.id);
     const balanceNanos = locked
-      ? await this.lockedBalance(db, reservation)
+      ? await lockedBalance(db, reservation.organizationId)
       : await this.balance(reservation.organizationId, db);
     return { chargedNanos: 0, balanceNanos };
   }
@@ -250,7 +248,7 @@ export class Ledger {
   ): Promise<{ nanos: number; items: ChargeItem[] } | null> {
     const keyId = reservation.spendKeyId;
     if (!keyId) return { nanos: actualNanos, items };
-    if (!(await this.lockIfHeld(tx, reservation))) return null;
+    if (!(await lockIfHeld(tx, reservation.id))) return null;
     const room = await keyRoom(tx, keyId, reservation.amountNanos);
     if (room === null || actualNanos <= room) return { nanos: actualNanos, items };
     const nanos = Math.max(0, room);
@@ -277,137 +275,49 @@ export class Ledger {
     items: ChargeItem[],
     usage: UsageDetails | undefined,
   ): Promise<Settlement | null> {
-    const outcome = await this.claimAndChargeCovered(
+    const outcome = await claimAndChargeCovered(
       tx,
-      reservation,
-      actualNanos,
-      reference,
-      items,
-      usage,
+      this.settleValues(reservation, actualNanos, reference, items, usage),
     );
     if (outcome === "not claimed") return null;
     if (outcome !== "not covered") return outcome;
-    const settlement = await this.chargeWhatRemains(tx, reservation, actualNanos);
-    if (usage) await this.recordUsage(tx, reservation, usage, settlement.chargedNanos);
+    const settlement = await chargeWhatRemains(tx, reservation, actualNanos);
+    if (usage) {
+      const costNanos = settlement.chargedNanos;
+      await tx.changes(insertUsageRecord(reservation.organizationId, usage, costNanos, this.now()));
+    }
     const paid = allocateCharge(
       items.map((item) => item.amountNanos),
       settlement.chargedNanos,
     );
-    await this.appendCharges(
+    await appendCharges(
       tx,
       reservation.organizationId,
       settlement.balanceNanos,
       reference,
       items.map((item, index) => ({ amountNanos: paid[index] ?? 0, memo: item.memo })),
+      this.now(),
     );
     return settlement;
   }
 
-  /**
-   * Claims the reservation (which takes the write lock on SQLite, the row lock on PostgreSQL)
-   * and, in the usual case where the hold plus whatever else is spendable covers the cost,
-   * charges it with one conditional update and records the charge and its usage.
-   */
-  private async claimAndChargeCovered(
-    tx: Db,
+  private settleValues(
     reservation: Reservation,
     actualNanos: number,
     reference: string | null,
     items: ChargeItem[],
     usage: UsageDetails | undefined,
-  ): Promise<Settlement | "not claimed" | "not covered"> {
-    const now = unixSeconds(this.clock);
-    if (tx.dialect === "postgres") {
-      const [outcome] = await tx.rows(
-        claimAndChargeCovered({
-          reservationId: reservation.id,
-          organizationId: reservation.organizationId,
-          holdNanos: reservation.amountNanos,
-          actualNanos,
-          now,
-          reference,
-          items: items.map((item, index) => ({ laterNanos: laterSum(items, index), ...item })),
-          usage: usage ?? null,
-        }),
-      );
-      if (!outcome?.claimed) return "not claimed";
-      if (outcome.balance_nanos === null) return "not covered";
-      return { chargedNanos: actualNanos, balanceNanos: outcome.balance_nanos };
-    }
-    const claimed = await this.finishReservation(tx, reservation.id, "settled", actualNanos);
-    if (!claimed) return "not claimed";
-    const hold = reservation.amountNanos;
-    const [covered] = await tx.rows<{ balance_nanos: number }>(sql`
-      update organizations set balance_nanos = balance_nanos + ${hold - actualNanos}
-      where id = ${reservation.organizationId} and balance_nanos >= ${actualNanos - hold}
-      returning balance_nanos`);
-    if (!covered) return "not covered";
-    await this.appendCharges(
-      tx,
-      reservation.organizationId,
-      covered.balance_nanos,
+  ): SettleValues {
+    return {
+      reservationId: reservation.id,
+      organizationId: reservation.organizationId,
+      holdNanos: reservation.amountNanos,
+      actualNanos,
       reference,
       items,
-    );
-    if (usage) await this.recordUsage(tx, reservation, usage, actualNanos);
-    return { chargedNanos: actualNanos, balanceNanos: covered.balance_nanos };
-  }
-
-  private async recordUsage(
-    tx: Statements,
-    reservation: Reservation,
-    usage: UsageDetails,
-    costNanos: number,
-  ): Promise<void> {
-    await tx.changes(
-      insertUsageRecord(reservation.organizationId, usage, costNanos, unixSeconds(this.clock)),
-    );
-  }
-
-  /**
-   * One charge entry per part that cost something, in order; each states the balance as it
-   * stood after it, so the last one states `balanceAfterNanos`.
-   */
-  private async appendCharges(
-    tx: Statements,
-    organizationId: string,
-    balanceAfterNanos: number,
-    reference: string | null,
-    items: ChargeItem[],
-  ): Promise<void> {
-    for (const [index, item] of items.entries()) {
-      if (item.amountNanos === 0) continue;
-      await this.appendEntry(
-        tx,
-        organizationId,
-        "charge",
-        -item.amountNanos,
-        balanceAfterNanos + laterSum(items, index),
-        { reference, memo: item.memo },
-      );
-    }
-  }
-
-  /**
-   * The cost outran the hold and the balance: charge everything there is, down to zero, but
-   * never more than the cost.
-   */
-  private async chargeWhatRemains(
-    tx: Db,
-    reservation: Reservation,
-    actualNanos: number,
-  ): Promise<Settlement> {
-    // Read under the row lock: a release that raced in since the first try may now cover more.
-    const available = (await this.lockedBalance(tx, reservation)) + reservation.amountNanos;
-    const charged = Math.min(actualNanos, available);
-    const balance = available - charged;
-    await tx.changes(
-      sql`update organizations set balance_nanos = ${balance} where id = ${reservation.organizationId}`,
-    );
-    await tx.changes(
-      sql`update reservations set charged_nanos = ${charged} where id = ${reservation.id}`,
-    );
-    return { chargedNanos: charged, balanceNanos: balance };
+      now: this.now(),
+      usage: usage ?? null,
+    };
   }
 
   /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
@@ -416,19 +326,7 @@ export class Ledger {
       this.leases.release(reservation);
       return;
     }
-    await db.transaction((tx) => this.releaseIn(tx, reservation));
-  }
-
-  private async releaseIn(tx: Db, reservation: Reservation): Promise<boolean> {
-    const claimed = await this.finishReservation(tx, reservation.id, "released");
-    if (!claimed) return false;
-    if (reservation.spendKeyId) {
-      await tx.changes(moveKeySpend(reservation.spendKeyId, -reservation.amountNanos));
-    }
-    await tx.changes(sql`
-      update organizations set balance_nanos = balance_nanos + ${reservation.amountNanos}
-      where id = ${reservation.organizationId}`);
-    return true;
+    await db.transaction((tx) => releaseHold(tx, reservation, this.now()));
   }
 
   /** Releases the open holds of an organization's work under these references. */
@@ -439,14 +337,8 @@ export class Ledger {
   ): Promise<number> {
     if (references.length === 0) return 0;
     return db.transaction(async (tx) => {
-      const held = await tx.query
-        .selectFrom("reservations")
-        .select(["id", "organization_id", "amount_nanos", "charged_nanos", "api_key_id"])
-        .where("status", "=", "held")
-        .where("organization_id", "=", organizationId)
-        .where("reference", "in", references)
-        .execute();
-      return this.releaseRows(tx, held);
+      const held = await holdsUnder(tx, organizationId, references);
+      return releaseRows(tx, held, this.now());
     });
   }
 
@@ -473,49 +365,9 @@ export class Ledger {
    * without an owner older than that: work whose process died can no longer settle them.
    */
   async releaseOrphaned(aliveSince: number, db: Db = this.db): Promise<number> {
-    return db.transaction(async (tx) => {
-      const orphaned = await tx.query
-        .selectFrom("reservations")
-        .select(["id", "organization_id", "amount_nanos", "charged_nanos", "api_key_id"])
-        .where("status", "=", "held")
-        .where("created_at", "<", aliveSince)
-        .where((eb) =>
-          eb.or([
-            eb("owner", "is", null),
-            eb(
-              "owner",
-              "not in",
-              eb.selectFrom("processes").select("id").where("heartbeat_at", ">=", aliveSince),
-            ),
-          ]),
-        )
-        .execute();
-      return this.releaseRows(tx, orphaned);
-    });
-  }
-
-  private async releaseRows(
-    tx: Db,
-    rows: {
-      id: string;
-      organization_id: string;
-      amount_nanos: number;
-      charged_nanos: number | null;
-      api_key_id: string | null;
-    }[],
-  ): Promise<number> {
-    let released = 0;
-    for (const row of rows) {
-      // An open hold has charged nothing; a lease returns what its requests did not spend.
-      const reservation = {
-        id: row.id,
-        organizationId: row.organization_id,
-        amountNanos: row.amount_nanos - (row.charged_nanos ?? 0),
-        spendKeyId: row.api_key_id,
-      };
-      if (await this.releaseIn(tx, reservation)) released += 1;
-    }
-    return released;
+    return db.transaction(async (tx) =>
+      releaseRows(tx, await orphanedHolds(tx, aliveSince), this.now()),
+    );
   }
 
   /**
@@ -548,51 +400,8 @@ export class Ledger {
       .execute();
   }
 
-  private async finishReservation(
-    tx: Statements,
-    reservationId: string,
-    status: "settled" | "released",
-    chargedNanos: number | null = null,
-  ): Promise<boolean> {
-    // A released lease keeps what its requests were charged.
-    const charged = status === "settled" ? sql`${chargedNanos}` : sql`charged_nanos`;
-    const changed = await tx.changes(sql`
-      update reservations
-      set status = ${status}, finished_at = ${unixSeconds(this.clock)}, charged_nanos = ${charged}
-      where id = ${reservationId} and status = 'held'`);
-    return changed > 0;
-  }
-
-  private async lockIfHeld(tx: Db, reservation: Reservation): Promise<boolean> {
-    const lock = tx.dialect === "postgres" ? sql` for update` : sql``;
-    const [row] = await tx.rows<{ status: string }>(sql`
-      select status from reservations where id = ${reservation.id}${lock}`);
-    return row?.status === "held";
-  }
-
-  private async lockedBalance(tx: Db, reservation: Reservation): Promise<number> {
-    // SQLite has no row locks: the transaction's write lock already serialises writers.
-    const lock = tx.dialect === "postgres" ? sql` for update` : sql``;
-    const [row] = await tx.rows<{ balance_nanos: number }>(sql`
-      select balance_nanos from organizations where id = ${reservation.organizationId}${lock}`);
-    if (!row) throw notFound("organization", reservation.organizationId);
-    return row.balance_nanos;
-  }
-
-  private async appendEntry(
-    tx: Statements,
-    organizationId: string,
-    kind: LedgerKind,
-    amountNanos: number,
-    balanceAfterNanos: number,
-    details: EntryDetails,
-  ): Promise<void> {
-    const { reference = null, memo = null } = details;
-    await tx.changes(sql`
-      insert into ledger_entries
-        (organization_id, kind, amount_nanos, balance_after_nanos, reference, memo, created_at)
-      values (${organizationId}, ${kind}, ${amountNanos}, ${balanceAfterNanos}, ${reference},
-        ${memo}, ${unixSeconds(this.clock)})`);
+  private now(): number {
+    return unixSeconds(this.clock);
   }
 }
 
@@ -607,15 +416,6 @@ function chargeItems(actualNanos: number, details: SettleDetails): ChargeItem[] 
     throw new RangeError(`charge items add up to ${sum} nano-dollars, not ${actualNanos}`);
   }
   return items;
-}
-
-/** What the parts after `index` add up to. */
-function laterSum(items: readonly ChargeItem[], index: number): number {
-  let sum = 0;
-  for (let later = index + 1; later < items.length; later++) {
-    sum += (items[later] as ChargeItem).amountNanos;
-  }
-  return sum;
 }
 
 /**
@@ -641,20 +441,6 @@ function settlesInOneStatement(
 /** The single-use scope of an organization's charges. */
 function chargeScope(organizationId: string): string {
   return `charge:${organizationId}`;
-}
-
-/** The hold as two statements in one transaction; returns 0 when the balance is short. */
-async function holdStepByStep(tx: Statements, hold: HoldValues): Promise<number> {
-  const taken = await tx.changes(sql`
-    update organizations set balance_nanos = balance_nanos - ${hold.maxNanos}
-    where id = ${hold.organizationId} and balance_nanos >= ${hold.maxNanos}`);
-  if (taken === 0) return 0;
-  return tx.changes(sql`
-    insert into reservations
-      (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at,
-       finished_at, owner, api_key_id)
-    values (${hold.reservationId}, ${hold.organizationId}, ${hold.maxNanos}, 'held', null,
-      ${hold.reference}, ${hold.now}, null, ${hold.owner}, ${hold.apiKeyId})`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { spendableStatement } from "../../src/billing/lease-statements.js";
+import { spendableStatement } from "../../src/billing/spendable.js";
 import { connectDatabase, type DatabaseHandle } from "../../src/db/connect.js";
 import { migrateToLatest, migrateUpTo } from "../../src/db/migrate.js";
 import { BOTH_DATABASES, type DatabaseUnderTest, postgresDatabase } from "../support/databases.js";

@@ -8,6 +8,11 @@ import { TempDirs } from "./temp-dir.js";
 export interface DatabaseUnderTest {
   /** Services on their own connection (pool); several model several processes. */
   open(clock?: Clock): Promise<Services>;
+  /**
+   * Ends opened services as a killed process ends: its connection is cut first, so nothing it
+   * would give back on its way out reaches the database, and what it held in memory is lost.
+   */
+  crash(services: Services): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -23,6 +28,18 @@ function track(url: string, dataDir: string, cleanup: () => Promise<void>): Data
       const services = await openServices(url, dataDir, clock);
       opened.push(services);
       return services;
+    },
+    crash: async (services) => {
+      opened.splice(opened.indexOf(services), 1);
+      await services.database.close();
+      // Its timers end with it; the goodbyes they would write fail on the cut connection.
+      await Promise.allSettled([
+        services.ledger.close(),
+        services.holds.stop(),
+        services.cluster.close(),
+        services.files.close(),
+        services.providers.close(),
+      ]);
     },
     dispose: async () => {
       for (const services of opened.splice(0)) await services.close();

@@ -1,27 +1,49 @@
 import type fc from "fast-check";
 import { expect } from "vitest";
+import { type ChargeItem, HoldNotOpen, type Settlement } from "../../../src/billing/ledger.js";
 import {
+  costParts,
+  giveBack,
   isRefusal,
-  keySpent,
   type LedgerModel,
   type LedgerSystem,
   leaseMoney,
   type ModelHold,
   type Process,
   processOf,
+  reachable,
   refusalOf,
 } from "./ledger-model.js";
 
-type LedgerCommand = fc.AsyncCommand<LedgerModel, LedgerSystem>;
+export type LedgerCommand = fc.AsyncCommand<LedgerModel, LedgerSystem>;
 
+/** Which hold a command takes: the `index`th open one its process can reach, or of any. */
+export interface Pick {
+  index: number;
+  any: boolean;
+}
+
+/** Credits added: by an admin, or paid (the payment rails credit inside their own transaction). */
 export class TopUp implements LedgerCommand {
-  constructor(readonly nanos: number) {}
+  constructor(
+    readonly nanos: number,
+    readonly paid: boolean,
+  ) {}
   check = () => true;
   async run(model: LedgerModel, system: LedgerSystem): Promise<void> {
-    await system.a.ledger.credit(system.organizationId, this.nanos, "topup");
+    const { ledger, database } = system.a;
+    if (this.paid) {
+      const details = { reference: `tempo:0x${model.requests}`, memo: "MPP top-up" };
+      await database.db.transaction((tx) =>
+        ledger.credit(system.organizationId, this.nanos, "topup", details, tx),
+      );
+    } else {
+      await ledger.credit(system.organizationId, this.nanos, "adjustment");
+    }
+    model.requests += 1;
     model.balance += this.nanos;
   }
-  toString = () => `TopUp(${this.nanos})`;
+  toString = () => `TopUp(${this.nanos}, paid ${this.paid})`;
 }
 
 /** A request's hold, from the process's lease when it can fund one. */
@@ -30,11 +52,12 @@ export class HoldRequest implements LedgerCommand {
     readonly process: Process,
     readonly nanos: number,
   ) {}
-  check = (model: Readonly<LedgerModel>) => this.process === "A" || !model.bDead;
+  check = (model: Readonly<LedgerModel>) => this.process === "A" || model.b === "alive";
   async run(model: LedgerModel, system: LedgerSystem): Promise<void> {
     const ledger = processOf(system, this.process).ledger;
+    const reference = `req-${model.requests++}`;
     const held = await refusalOf(() =>
-      ledger.holdForRequest(system.organizationId, this.nanos, null),
+      ledger.holdForRequest(system.organizationId, this.nanos, reference),
     );
     if (isRefusal(held)) {
       expect(held.refused).toBe("insufficient_credits");
@@ -44,7 +67,17 @@ export class HoldRequest implements LedgerCommand {
     }
     const leased = held.leaseId !== undefined;
     if (!leased) model.balance -= this.nanos;
-    model.holds.push(hold(held, this.nanos, this.process, { leased, keyed: false, once: null }));
+    model.holds.push({
+      reservation: held,
+      amount: this.nanos,
+      process: this.process,
+      life: this.process === "A" ? 0 : model.bLife,
+      leased,
+      keyed: false,
+      once: null,
+      reference,
+      open: true,
+    });
   }
   toString = () => `HoldRequest(${this.process}, ${this.nanos})`;
 }
@@ -57,13 +90,17 @@ export class Reserve implements LedgerCommand {
     readonly keyed: boolean,
     readonly line: number | null,
   ) {}
-  check = (model: Readonly<LedgerModel>) => this.process === "A" || !model.bDead;
+  /** A line runs one attempt at a time: the next once the last one's hold is closed. */
+  check = (model: Readonly<LedgerModel>) =>
+    (this.process === "A" || model.b === "alive") &&
+    !model.holds.some((held) => held.open && held.once === lineReference(this.line));
   async run(model: LedgerModel, system: LedgerSystem): Promise<void> {
     const ledger = processOf(system, this.process).ledger;
-    const once = this.line === null ? null : `batch_model:line-${this.line}`;
+    const once = lineReference(this.line);
+    const reference = once ?? `req-${model.requests++}`;
     const key = this.keyed ? system.keyId : null;
     const held = await refusalOf(() =>
-      ledger.reserve(system.organizationId, this.nanos, once, undefined, key),
+      ledger.reserve(system.organizationId, this.nanos, reference, undefined, key),
     );
     if (isRefusal(held)) {
       const overKey = this.keyed && model.keySpent + this.nanos > model.keyLimit;
@@ -74,49 +111,108 @@ export class Reserve implements LedgerCommand {
     }
     model.balance -= this.nanos;
     if (this.keyed) model.keySpent += this.nanos;
-    model.holds.push(
-      hold(held, this.nanos, this.process, { leased: false, keyed: this.keyed, once }),
-    );
+    model.holds.push({
+      reservation: held,
+      amount: this.nanos,
+      process: this.process,
+      life: this.process === "A" ? 0 : model.bLife,
+      leased: false,
+      keyed: this.keyed,
+      once,
+      reference,
+      open: true,
+    });
   }
   toString = () => `Reserve(${this.process}, ${this.nanos}, key ${this.keyed}, line ${this.line})`;
 }
 
-/** Settles a hold at `factor` times its amount; a settled or returned hold charges nothing. */
+/**
+ * Settles a hold at `factor` times its amount, in one part or two; a settled or returned hold
+ * charges nothing. A batch line's hold settles as the line runner settles it: in the
+ * transaction that records the line's result, charged once at most.
+ */
 export class Settle implements LedgerCommand {
   constructor(
-    readonly pick: number,
+    readonly pick: Pick,
     readonly factor: number,
+    readonly split: boolean,
   ) {}
   check = (model: Readonly<LedgerModel>) => model.holds.length > 0;
   async run(model: LedgerModel, system: LedgerSystem): Promise<void> {
     const held = pickHold(model, this.pick);
-    // A zombie's leased hold: its lease was returned by the sweep; see ZombieSettle.
-    if (held.process === "B" && model.bDead && held.leased) return;
+    if (!held) return;
     const actual = Math.floor(held.amount * this.factor);
+    const items = costParts(actual, this.split);
+    if (held.once !== null) {
+      await settleLine(model, system, held, held.once, items);
+      return;
+    }
     const expected = await expectedCharge(model, system, held, actual);
     const ledger = processOf(system, held.process).ledger;
-    const details = held.once ? { reference: held.once, once: true } : {};
-    const settlement = await ledger.settle(held.reservation, actual, details);
+    const settlement = await ledger.settle(held.reservation, actual, {
+      reference: held.reference,
+      items,
+    });
     expect(settlement.chargedNanos).toBe(expected);
     applyCharge(model, held, settlement.chargedNanos);
   }
-  toString = () => `Settle(#${this.pick}, ×${this.factor})`;
+  toString = () =>
+    `Settle(#${this.pick.index}${this.pick.any ? " any" : ""}, ×${this.factor}, split ${this.split})`;
 }
 
+/**
+ * A line's settlement, and when it finds the hold closed or the line charged before, what the
+ * line runner then does: it ends the attempt and returns the line's hold by its reference, as
+ * long as the attempt still owns the line (its own hold is still open).
+ */
+async function settleLine(
+  model: LedgerModel,
+  system: LedgerSystem,
+  held: ModelHold,
+  line: string,
+  items: ChargeItem[],
+): Promise<void> {
+  const { ledger, database } = processOf(system, held.process);
+  const actual = items.reduce((sum, item) => sum + item.amountNanos, 0);
+  const refused = !held.open || model.chargedOnce.has(line);
+  const expected = refused ? 0 : await expectedCharge(model, system, held, actual);
+  const details = { reference: line, once: true, whileHeld: true, items };
+  const outcome = await database.db
+    .transaction((tx) => ledger.settle(held.reservation, actual, details, tx))
+    .catch((error: unknown) => error);
+  if (!refused) {
+    expect((outcome as Settlement).chargedNanos).toBe(expected);
+    applyCharge(model, held, expected);
+    return;
+  }
+  expect(outcome).toBeInstanceOf(HoldNotOpen);
+  if (!held.open) return;
+  await database.db.transaction((tx) =>
+    ledger.releaseByReference(system.organizationId, [line], tx),
+  );
+  giveBack(model, held);
+}
+
+/** Returns a hold; a batch line's by its reference, as an attempt that ends uncharged does. */
 export class Release implements LedgerCommand {
-  constructor(readonly pick: number) {}
+  constructor(readonly pick: Pick) {}
   check = (model: Readonly<LedgerModel>) => model.holds.length > 0;
   async run(model: LedgerModel, system: LedgerSystem): Promise<void> {
     const held = pickHold(model, this.pick);
-    if (held.process === "B" && model.bDead && held.leased) return;
-    await processOf(system, held.process).ledger.release(held.reservation);
-    if (!held.open) return;
-    held.open = false;
-    if (held.leased) return;
-    model.balance += held.amount;
-    if (held.keyed) model.keySpent -= held.amount;
+    if (!held) return;
+    const { ledger, database } = processOf(system, held.process);
+    if (held.once !== null && held.open) {
+      const line = held.once;
+      const released = await database.db.transaction((tx) =>
+        ledger.releaseByReference(system.organizationId, [line], tx),
+      );
+      expect(released).toBe(1);
+    } else {
+      await ledger.release(held.reservation);
+    }
+    giveBack(model, held);
   }
-  toString = () => `Release(#${this.pick})`;
+  toString = () => `Release(#${this.pick.index}${this.pick.any ? " any" : ""})`;
 }
 
 export class SetKeyLimit implements LedgerCommand {
@@ -127,69 +223,28 @@ export class SetKeyLimit implements LedgerCommand {
       spendLimitNanos: this.nanos,
     });
     model.keyLimit = this.nanos;
+    model.keyCeiling = Math.max(this.nanos, model.keySpent);
   }
   toString = () => `SetKeyLimit(${this.nanos})`;
 }
 
-/**
- * Process B stops beating: once its lease has run out, A's sweep returns B's stored holds and
- * leases. B's in-memory holds are gone with it; B itself may still come back (see Settle).
- */
-export class BDies implements LedgerCommand {
-  check = (model: Readonly<LedgerModel>) => !model.bDead;
-  async run(model: LedgerModel, system: LedgerSystem): Promise<void> {
-    system.clock.advanceSeconds(system.leaseSeconds + 1);
-    await system.a.holds.sweep();
-    model.bDead = true;
-    for (const held of model.holds) {
-      if (held.process !== "B" || !held.open) continue;
-      held.open = false;
-      if (held.leased) continue;
-      model.balance += held.amount;
-      if (held.keyed) model.keySpent -= held.amount;
-    }
-  }
-  toString = () => "BDies";
+function lineReference(line: number | null): string | null {
+  return line === null ? null : `batch_model:line-${line}`;
 }
 
-/** Checked after every command: the model and the database agree, and the ledger adds up. */
-export async function expectConsistent(model: LedgerModel, system: LedgerSystem): Promise<void> {
-  const ledger = system.a.ledger;
-  const organizationId = system.organizationId;
-  const balance = await ledger.balance(organizationId);
-  expect(balance).toBe(model.balance);
-  expect(balance).toBeGreaterThanOrEqual(0);
-  const storedHeld = model.holds
-    .filter((held) => held.open && !held.leased)
-    .reduce((sum, held) => sum + held.amount, 0);
-  const entries = await ledger.entries(organizationId);
-  const total = entries.reduce((sum, entry) => sum + entry.amount_nanos, 0);
-  expect(balance + storedHeld).toBe(total);
-  expect(await keySpent(system)).toBe(model.keySpent);
-  const onceCharges = entries
-    .filter((entry) => entry.kind === "charge" && entry.reference?.startsWith("batch_model:"))
-    .map((entry) => entry.reference);
-  expect(new Set(onceCharges).size).toBe(onceCharges.length);
-}
-
-function hold(
-  reservation: ModelHold["reservation"],
-  amount: number,
-  process: Process,
-  kind: Pick<ModelHold, "leased" | "keyed" | "once">,
-): ModelHold {
-  return { reservation, amount, process, open: true, ...kind };
-}
-
-function pickHold(model: LedgerModel, pick: number): ModelHold {
-  return model.holds[pick % model.holds.length] as ModelHold;
+/** The picked hold, if its process can reach it to settle or release it. */
+function pickHold(model: LedgerModel, pick: Pick): ModelHold | undefined {
+  const choice = pick.any ? model.holds : model.holds.filter((held) => held.open);
+  const held = choice[pick.index % choice.length];
+  return held && reachable(model, held) ? held : undefined;
 }
 
 /**
  * What settling `held` at `actual` charges: nothing once it is closed, or for a line charged
  * before; else the cost cut to the key's room, then to what the hold reaches with the money no
  * other hold or lease has: a stored hold's overrun comes from the balance row, a leased hold's
- * from its own lease's free money and then the balance row.
+ * from its own lease's free money and then the balance row. A process taken for dead had its
+ * lease returned under its leased holds: their whole cost comes from the balance row.
  */
 async function expectedCharge(
   model: LedgerModel,
@@ -199,10 +254,13 @@ async function expectedCharge(
 ): Promise<number> {
   if (!held.open) return 0;
   if (held.once && model.chargedOnce.has(held.once)) return 0;
+  if (held.leased && held.process === "B" && model.b === "cut off") {
+    return Math.min(actual, model.balance - (await leaseMoney(system)));
+  }
   if (held.leased) {
     const otherLeased = model.holds
       .filter((other) => other !== held && other.open && other.leased)
-      .filter((other) => other.process === held.process)
+      .filter((other) => other.process === held.process && other.life === held.life)
       .reduce((sum, other) => sum + other.amount, 0);
     const otherLeases = await leaseMoney(system, held.process);
     return Math.min(actual, model.balance - otherLeases - otherLeased);
@@ -215,12 +273,8 @@ async function expectedCharge(
 function applyCharge(model: LedgerModel, held: ModelHold, charged: number): void {
   if (!held.open) return;
   held.open = false;
-  if (held.once && model.chargedOnce.has(held.once)) {
-    model.balance += held.amount;
-    if (held.keyed) model.keySpent -= held.amount;
-    return;
-  }
   if (held.once) model.chargedOnce.add(held.once);
+  model.charged.set(held.reference, (model.charged.get(held.reference) ?? 0) + charged);
   if (held.leased) {
     model.balance -= charged;
     return;

@@ -1,45 +1,15 @@
 import { type RawBuilder, sql } from "kysely";
-import { relaxedCommit } from "../db/postgres-database.js";
-import type { UsageDetails } from "./usage-records.js";
+import type { Db } from "../../../db/database.js";
+import { appendCharges, laterSum } from "../../ledger-entries.js";
+import type { ChargeItem, Settlement } from "../../ledger-types.js";
+import { insertUsageRecord, type UsageDetails } from "../../usage-records.js";
+import { finishHold } from "./finish-hold.js";
 
 /*
- * The two movements every completion makes, each as one statement on PostgreSQL, whose
- * data-modifying WITH clauses SQLite lacks. There a round trip costs far more than the work
- * (0.3 ms here), and the step-by-step forms took four and five of them.
+ * Settling a stored hold in the usual case: claim it, and when the hold plus the balance cover
+ * the cost, charge it and write its entries and usage record. One statement on PostgreSQL, whose
+ * data-modifying WITH clauses SQLite lacks; there the same steps one by one.
  */
-
-export interface HoldValues {
-  reservationId: string;
-  organizationId: string;
-  maxNanos: number;
-  reference: string | null;
-  owner: string;
-  now: number;
-  /** The key whose spend limit carries the hold, or null. */
-  apiKeyId: string | null;
-}
-
-/**
- * Takes the hold from the balance and records it, or changes nothing (0 rows) when short. With
- * `relaxed` (a statement run on its own) the commit does not wait for the disk: a crash can lose
- * the hold, but only whole (balance and reservation together) and with every later write that
- * relied on it, so the money it held is never lost nor spent twice.
- */
-export function holdWithReservation(hold: HoldValues, relaxed = false): RawBuilder<unknown> {
-  const relax = relaxed ? sql` and ${relaxedCommit} is not null` : sql``;
-  return sql`
-    with held as (
-      update organizations set balance_nanos = balance_nanos - ${hold.maxNanos}
-      where id = ${hold.organizationId} and balance_nanos >= ${hold.maxNanos}${relax}
-      returning id
-    )
-    insert into reservations
-      (id, organization_id, amount_nanos, status, charged_nanos, reference, created_at,
-       finished_at, owner, api_key_id)
-    select ${hold.reservationId}, held.id, ${hold.maxNanos}, 'held', null, ${hold.reference},
-      ${hold.now}, null, ${hold.owner}, ${hold.apiKeyId}
-    from held`;
-}
 
 export interface SettleValues {
   reservationId: string;
@@ -48,13 +18,13 @@ export interface SettleValues {
   actualNanos: number;
   reference: string | null;
   /** One charge entry each (those that cost something), in order. */
-  items: { amountNanos: number; memo: string | null; laterNanos: number }[];
+  items: ChargeItem[];
   now: number;
   /** Recorded with a covered charge (of `actualNanos`); an uncovered one records its own. */
   usage: UsageDetails | null;
 }
 
-export interface ClaimOutcome {
+interface ClaimOutcome {
   /** 0 when the reservation was no longer held (settled or released before). */
   claimed: number;
   /** The balance after a charge the hold covered; null when it did not (or nothing claimed). */
@@ -68,10 +38,10 @@ export interface ClaimOutcome {
  * nothing. Run inside a transaction, where an uncovered cost is charged by the statements that
  * follow, unless the cost is within the hold: then it is always covered.
  */
-export function claimAndChargeCovered(settle: SettleValues): RawBuilder<ClaimOutcome> {
+function claimAndChargeOnPostgres(settle: SettleValues): RawBuilder<ClaimOutcome> {
   const refund = settle.holdNanos - settle.actualNanos;
   const amounts = settle.items.map((item) => item.amountNanos);
-  const laters = settle.items.map((item) => item.laterNanos);
+  const laters = settle.items.map((_, index) => laterSum(settle.items, index));
   const memos = settle.items.map((item) => item.memo);
   const usage = settle.usage;
   const recordUsage = usage
@@ -105,4 +75,43 @@ export function claimAndChargeCovered(settle: SettleValues): RawBuilder<ClaimOut
     )${recordUsage}
     select (select count(*) from claimed) as claimed,
       (select balance_nanos from covered) as balance_nanos`;
+}
+
+/**
+ * Claims the hold (which takes the write lock on SQLite, the row lock on PostgreSQL) and, when
+ * the hold plus whatever else is spendable covers the cost, charges it: "not claimed" when the
+ * hold was no longer open, "not covered" when the caller's transaction must charge what remains.
+ */
+export async function claimAndChargeCovered(
+  tx: Db,
+  settle: SettleValues,
+): Promise<Settlement | "not claimed" | "not covered"> {
+  if (tx.dialect === "postgres") {
+    const [outcome] = await tx.rows(claimAndChargeOnPostgres(settle));
+    if (!outcome?.claimed) return "not claimed";
+    if (outcome.balance_nanos === null) return "not covered";
+    return { chargedNanos: settle.actualNanos, balanceNanos: outcome.balance_nanos };
+  }
+  return claimAndChargeStepByStep(tx, settle);
+}
+
+async function claimAndChargeStepByStep(
+  tx: Db,
+  settle: SettleValues,
+): Promise<Settlement | "not claimed" | "not covered"> {
+  const { organizationId, actualNanos, now } = settle;
+  if (!(await finishHold(tx, settle.reservationId, "settled", now, actualNanos))) {
+    return "not claimed";
+  }
+  const [covered] = await tx.rows<{ balance_nanos: number }>(sql`
+    update organizations set balance_nanos = balance_nanos + ${settle.holdNanos - actualNanos}
+    where id = ${organizationId} and balance_nanos >= ${actualNanos - settle.holdNanos}
+    returning balance_nanos`);
+  if (!covered) return "not covered";
+  const balanceNanos = covered.balance_nanos;
+  await appendCharges(tx, organizationId, balanceNanos, settle.reference, settle.items, now);
+  if (settle.usage) {
+    await tx.changes(insertUsageRecord(organizationId, settle.usage, actualNanos, now));
+  }
+  return { chargedNanos: actualNanos, balanceNanos };
 }

@@ -1,5 +1,5 @@
-import type { Db } from "../db/database.js";
-import type { UsageDetails } from "./usage-records.js";
+import type { Db } from "../../../db/database.js";
+import type { UsageDetails } from "../../usage-records.js";
 
 /** One charge entry of the ledger, as written. */
 export interface ChargeEntry {

@@ -1,29 +1,26 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { Db } from "../db/database.js";
-import { type Clock, unixSeconds } from "../util/clock.js";
-import { newId } from "../util/ids.js";
+import type { Db } from "../../../db/database.js";
+import { type Clock, unixSeconds } from "../../../util/clock.js";
+import { newId } from "../../../util/ids.js";
+import {
+  allocateCharge,
+  type ChargeItem,
+  type Reservation,
+  type Settlement,
+} from "../../ledger-types.js";
+import { spendableNanos } from "../../spendable.js";
+import type { UsageDetails } from "../../usage-records.js";
+import { chargeBalance } from "./charge-balance.js";
+import { chargeLease, chargeLeaseAtOnce } from "./charge-lease.js";
 import {
   type ChargeEntry,
   insertChargeEntries,
   insertUsageRows,
   type UsageRow,
 } from "./charge-records.js";
-import {
-  chargeBalance,
-  chargeLease,
-  chargeLeaseAtOnce,
-  closeLease,
-  giveBackFromLease,
-  spendableNanos,
-  takeForLease,
-} from "./lease-statements.js";
-import {
-  allocateCharge,
-  type ChargeItem,
-  type Reservation,
-  type Settlement,
-} from "./ledger-types.js";
-import type { UsageDetails } from "./usage-records.js";
+import { closeLease } from "./close-lease.js";
+import { giveBackFromLease } from "./give-back-from-lease.js";
+import { takeForLease } from "./take-for-lease.js";
 
 /** The first lease of an organization covers this many holds like the one that asked for it. */
 const FIRST_LEASE_HOLDS = 32;
