@@ -29,6 +29,20 @@ const PURE = [
   "test/track/recalibration-fit.test.ts",
 ];
 
+/**
+ * Test files that change what every later file in their process would see: environment variables,
+ * process listeners, fake timers, or figures of the whole process (memory). Each runs in a fresh
+ * process of its own.
+ */
+const PROCESS_STATE = [
+  "test/util/ids.test.ts",
+  "test/completions/client-disconnect.test.ts",
+  "test/files/upload-malformed.test.ts",
+  "test/files/s3-store.test.ts",
+  "test/payments/chain-identity.test.ts",
+  "test/inference/bpe-memory.test.ts",
+];
+
 // The reliability suite runs on its own (vitest.reliability.config.ts).
 const EXCLUDED = [
   ...configDefaults.exclude,
@@ -49,11 +63,22 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // Servers, databases, child processes and process state: a fresh process per file.
-          name: "isolated",
-          include: ["test/**/*.test.ts"],
-          exclude: [...EXCLUDED, ...PURE],
+          name: "process-state",
+          include: PROCESS_STATE,
+          exclude: EXCLUDED,
           pool: "forks",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Servers, databases and child processes: each file starts and closes its own, so
+          // files share worker processes and the modules they import instead of a process each.
+          name: "servers",
+          include: ["test/**/*.test.ts"],
+          exclude: [...EXCLUDED, ...PURE, ...PROCESS_STATE],
+          pool: "forks",
+          isolate: false,
         },
       },
     ],
