@@ -22,6 +22,20 @@ th[aria-sort="descending"] button::after { content: " ▼"; }
 .why details { max-width: 28rem; text-align: left; } .reasoning { white-space: pre-wrap; }
 `;
 
+const SCORE_COLUMNS = [
+  "forecaster",
+  "n (binary)",
+  "pooled Brier",
+  "95% interval",
+  "log score",
+  "ECE",
+  "parse rate (first reply)",
+  "parse rate (after re-asks)",
+  "re-asked",
+  "imputed",
+  "cost",
+];
+
 function scoreTable(summary: Summary): string {
   const rows: string[][] = [];
   for (const [model, scores] of Object.entries(summary.models)) {
@@ -69,27 +83,17 @@ function scoreTable(summary: Summary): string {
       "–",
     ]);
   }
-  return table(
-    [
-      "forecaster",
-      "n (binary)",
-      "pooled Brier",
-      "95% interval",
-      "log score",
-      "ECE",
-      "parse rate (first reply)",
-      "parse rate (after re-asks)",
-      "re-asked",
-      "imputed",
-      "cost",
-    ],
-    rows,
-  );
+  return table(SCORE_COLUMNS, rows);
 }
 
 function otherTypes(summary: Summary): string {
+  return [choiceSection(summary), continuousSection(summary)]
+    .filter((part) => part !== "")
+    .join("\n");
+}
+
+function choiceSection(summary: Summary): string {
   const choice: string[][] = [];
-  const continuous: string[][] = [];
   for (const [model, scores] of [
     ...Object.entries(summary.models),
     ...Object.entries(summary.ensembles),
@@ -105,6 +109,31 @@ function otherTypes(summary: Summary): string {
         String(mc.imputed),
       ]);
     }
+  }
+  const uniform = summary.baselines["always_0.5"]?.multiple_choice;
+  if (uniform) {
+    choice.push([
+      "baseline: uniform",
+      String(uniform.n),
+      number(uniform.brier),
+      interval(uniform.brier_ci),
+      number(uniform.log_score),
+      "–",
+    ]);
+  }
+  if (choice.length === 0) return "";
+  return [
+    "<h2>Multiple choice</h2>",
+    table(["forecaster", "n", "multiclass Brier", "95% interval", "log score", "imputed"], choice),
+  ].join("\n");
+}
+
+function continuousSection(summary: Summary): string {
+  const continuous: string[][] = [];
+  for (const [model, scores] of [
+    ...Object.entries(summary.models),
+    ...Object.entries(summary.ensembles),
+  ]) {
     const c = scores.continuous;
     if (c) {
       continuous.push([
@@ -118,46 +147,23 @@ function otherTypes(summary: Summary): string {
       ]);
     }
   }
-  const uniform = summary.baselines["always_0.5"]?.multiple_choice;
-  if (uniform) {
-    choice.push([
-      "baseline: uniform",
-      String(uniform.n),
-      number(uniform.brier),
-      interval(uniform.brier_ci),
-      number(uniform.log_score),
-      "–",
-    ]);
-  }
-  const parts: string[] = [];
-  if (choice.length > 0) {
-    parts.push(
-      "<h2>Multiple choice</h2>",
-      table(
-        ["forecaster", "n", "multiclass Brier", "95% interval", "log score", "imputed"],
-        choice,
-      ),
-    );
-  }
-  if (continuous.length > 0) {
-    parts.push(
-      "<h2>Continuous</h2>",
-      '<p class="note">CRPS is in the question\'s own units; CRPS / |outcome| (1 for an outcome of 0) compares questions of any scale. Lower is better for both.</p>',
-      table(
-        [
-          "forecaster",
-          "n",
-          "CRPS",
-          "95% interval",
-          "CRPS / |outcome|",
-          "Gaussian log score",
-          "unread",
-        ],
-        continuous,
-      ),
-    );
-  }
-  return parts.join("\n");
+  if (continuous.length === 0) return "";
+  return [
+    "<h2>Continuous</h2>",
+    '<p class="note">CRPS is in the question\'s own units; CRPS / |outcome| (1 for an outcome of 0) compares questions of any scale. Lower is better for both.</p>',
+    table(
+      [
+        "forecaster",
+        "n",
+        "CRPS",
+        "95% interval",
+        "CRPS / |outcome|",
+        "Gaussian log score",
+        "unread",
+      ],
+      continuous,
+    ),
+  ].join("\n");
 }
 
 function sourceTable(summary: Summary): string {
