@@ -92,12 +92,14 @@ function otherTypes(summary: Summary): string {
     .join("\n");
 }
 
+/** The models' scores, then the ensembles': the forecasters with scores of every answer type. */
+function modelsAndEnsembles(summary: Summary) {
+  return [...Object.entries(summary.models), ...Object.entries(summary.ensembles)];
+}
+
 function choiceSection(summary: Summary): string {
   const choice: string[][] = [];
-  for (const [model, scores] of [
-    ...Object.entries(summary.models),
-    ...Object.entries(summary.ensembles),
-  ]) {
+  for (const [model, scores] of modelsAndEnsembles(summary)) {
     const mc = scores.multiple_choice;
     if (mc) {
       choice.push([
@@ -130,10 +132,7 @@ function choiceSection(summary: Summary): string {
 
 function continuousSection(summary: Summary): string {
   const continuous: string[][] = [];
-  for (const [model, scores] of [
-    ...Object.entries(summary.models),
-    ...Object.entries(summary.ensembles),
-  ]) {
+  for (const [model, scores] of modelsAndEnsembles(summary)) {
     const c = scores.continuous;
     if (c) {
       continuous.push([
