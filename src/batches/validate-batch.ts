@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { DatabaseHandle } from "../db/connect.js";
 import type { Files } from "../files/files-service.js";
 import { readLines } from "../files/lines.js";
@@ -57,10 +58,45 @@ export async function validateBatch(deps: ValidationDeps, batch: BatchToValidate
   }
 
   const validator = new LineValidator(deps.knownModel);
+  const { count, errors } = await queueLines(db, batch, opened.body, validator);
+  if (count === 0) {
+    errors.push({
+      code: "empty_file",
+      message: `The input file '${batch.input_file_id}' holds no requests.`,
+      param: "input_file_id",
+      line: null,
+    });
+  }
+  if (errors.length > 0) {
+    await deleteLines(db, batch.id);
+    return fail(deps, batch, errors);
+  }
+  const started = await transition(
+    db,
+    batch.id,
+    "validating",
+    "in_progress",
+    unixSeconds(deps.clock),
+    { request_total: count, model: validator.batchModel },
+  );
+  // Cancelled while validating: nothing was run, so nothing is kept.
+  if (!started) await deleteLines(db, batch.id);
+}
+
+/**
+ * Checks every line of the input and queues the valid ones while no line has failed; counts
+ * the requests and collects every problem.
+ */
+async function queueLines(
+  db: DatabaseHandle["db"],
+  batch: BatchToValidate,
+  body: Readable,
+  validator: LineValidator,
+): Promise<{ count: number; errors: BatchError[] }> {
   const errors: BatchError[] = [];
   let pending: NewLine[] = [];
   let count = 0;
-  for await (const line of readLines(opened.body, MAX_LINE_BYTES)) {
+  for await (const line of readLines(body, MAX_LINE_BYTES)) {
     if (line.text !== null && line.text.trim() === "") continue;
     count += 1;
     if (count > MAX_BATCH_LINES) {
@@ -70,7 +106,7 @@ export async function validateBatch(deps: ValidationDeps, batch: BatchToValidate
         param: null,
         line: line.number,
       });
-      opened.body.destroy();
+      body.destroy();
       break;
     }
     const verdict = validator.check(line.number, line.text);
@@ -91,29 +127,8 @@ export async function validateBatch(deps: ValidationDeps, batch: BatchToValidate
       pending = [];
     }
   }
-  if (count === 0) {
-    errors.push({
-      code: "empty_file",
-      message: `The input file '${batch.input_file_id}' holds no requests.`,
-      param: "input_file_id",
-      line: null,
-    });
-  }
-  if (errors.length > 0) {
-    await deleteLines(db, batch.id);
-    return fail(deps, batch, errors);
-  }
-  await insertLines(db, pending);
-  const started = await transition(
-    db,
-    batch.id,
-    "validating",
-    "in_progress",
-    unixSeconds(deps.clock),
-    { request_total: count, model: validator.batchModel },
-  );
-  // Cancelled while validating: nothing was run, so nothing is kept.
-  if (!started) await deleteLines(db, batch.id);
+  if (errors.length === 0) await insertLines(db, pending);
+  return { count, errors };
 }
 
 async function fail(deps: ValidationDeps, batch: BatchToValidate, errors: BatchError[]) {

@@ -50,28 +50,33 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (!command.runsUntilStopped) announce();
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      const target = error.helpFor ?? helpFor;
-      io.stderr(`sibyl: ${error.message}`);
-      io.stderr(`Run "sibyl${target ? ` ${target}` : ""} --help" for its usage and an example.`);
-      return 2;
-    }
-    // Facts about the input or the deployment (the database away among them), not bugs: no
-    // stack to read.
-    if (
-      error instanceof ConfigError ||
-      error instanceof ServiceError ||
-      error instanceof CommandFailure ||
-      error instanceof DatabaseOpenError ||
-      error instanceof RangeError ||
-      (error instanceof Error && (isDatabaseOutage(error) || isDatabaseOutage(error.cause)))
-    ) {
-      io.stderr(`sibyl: ${error.message}`);
-      return 1;
-    }
-    io.stderr(`sibyl: ${(error as Error).stack ?? String(error)}`);
+    return reportFailure(error, helpFor, io);
+  }
+}
+
+/** Says what went wrong and returns the exit code: 2 for a usage mistake, else 1. */
+function reportFailure(error: unknown, helpFor: string, io: CliIo): number {
+  if (error instanceof UsageError) {
+    const target = error.helpFor ?? helpFor;
+    io.stderr(`sibyl: ${error.message}`);
+    io.stderr(`Run "sibyl${target ? ` ${target}` : ""} --help" for its usage and an example.`);
+    return 2;
+  }
+  // Facts about the input or the deployment (the database away among them), not bugs: no
+  // stack to read.
+  if (
+    error instanceof ConfigError ||
+    error instanceof ServiceError ||
+    error instanceof CommandFailure ||
+    error instanceof DatabaseOpenError ||
+    error instanceof RangeError ||
+    (error instanceof Error && (isDatabaseOutage(error) || isDatabaseOutage(error.cause)))
+  ) {
+    io.stderr(`sibyl: ${error.message}`);
     return 1;
   }
+  io.stderr(`sibyl: ${(error as Error).stack ?? String(error)}`);
+  return 1;
 }
 
 function parsePort(text: string): number {

@@ -297,6 +297,78 @@ function finishPlan(
   input: PlanInput,
 ): CompletionPlan {
   const contextLength = entry.object.context_length;
+  checkContextLength(input, contextLength);
+  const research = input.research
+    ? planResearch(deps, input.research, input.promptTokens, contextLength)
+    : null;
+  // Every token of the research budget may be sent, and sent again by a repair call.
+  const promptTokens = input.promptTokens + (research?.tokenBudget ?? 0);
+  const requestedMax = checkedMaxTokens(body, entry);
+  const maxTokens =
+    requestedMax ?? (entry.object.max_completion_tokens || FALLBACK_MAX_COMPLETION_TOKENS);
+  const choiceCount = checkedChoiceCount(body, input);
+  const worst = worstCaseOf(deps, caller, entry, input, { research, promptTokens, choiceCount });
+  const questionId = checkedQuestionId(body, input);
+  const calibrationRequested = checkedCalibration(body, input);
+  const id = newId(input.kind === "chat" ? "chatcmpl-" : "cmpl-");
+  return {
+    id,
+    billingReference: caller.billingReference ?? id,
+    chargeOnce: caller.billingReference !== undefined,
+    created: unixSeconds(deps.clock),
+    model: entry.object.id,
+    entry,
+    provider: deps.providers.get(entry.object.id),
+    params: samplingParams(body, requestedMax),
+    forecastRequest: input.forecastRequest,
+    research,
+    compose: input.compose,
+    promptTokensEstimate: promptTokens,
+    promptCount: input.promptCount,
+    choiceCount,
+    ensemble: input.ensemble,
+    maxTokens,
+    multiplier: worst.multiplier,
+    classificationNanos: worst.classificationNanos,
+    worst,
+    maxCostNanos: worstCaseNanos(worst, maxTokens),
+    includeUsageInStream: body.stream_options?.include_usage === true,
+    question:
+      questionId === null
+        ? null
+        : { id: questionId, predictionDate: Math.floor(input.asOf.getTime() / 1000) },
+    calibrationRequested,
+  };
+}
+
+/** What the request may cost at most, before its output tokens: every price and fee it may incur. */
+function worstCaseOf(
+  deps: PipelineDeps,
+  caller: CompletionCaller,
+  entry: CatalogueEntry,
+  input: PlanInput,
+  planned: { research: PlannedResearch | null; promptTokens: number; choiceCount: number },
+): WorstCase {
+  const multiplier = caller.priceMultiplier ?? 1;
+  return {
+    price: entry.price,
+    samples: input.ensemble?.samples ?? 1,
+    promptTokens: planned.promptTokens,
+    choiceCount: planned.choiceCount,
+    repairs: input.forecastRequest !== null,
+    classificationNanos:
+      input.forecastRequest?.requested === "auto"
+        ? usdToNanos(deps.config.classification.cost_usd)
+        : 0,
+    multiplier,
+    researchFeesNanos: researchFeesNanos(
+      (planned.research?.sources ?? []).map((name) => deps.research.source(name)?.costNanos ?? 0),
+      multiplier,
+    ),
+  };
+}
+
+function checkContextLength(input: PlanInput, contextLength: number): void {
   if (contextLength > 0 && input.promptTokens >= contextLength) {
     throw invalidRequest(
       `The prompt is about ${input.promptTokens} tokens, beyond the model's context length of ${contextLength}.`,
@@ -304,11 +376,10 @@ function finishPlan(
       input.kind === "chat" ? "messages" : "prompt",
     );
   }
-  const research = input.research
-    ? planResearch(deps, input.research, input.promptTokens, contextLength)
-    : null;
-  // Every token of the research budget may be sent, and sent again by a repair call.
-  const promptTokens = input.promptTokens + (research?.tokenBudget ?? 0);
+}
+
+/** The `max_tokens` asked for (null when none), refused beyond a model's declared limit. */
+function checkedMaxTokens(body: CommonBody, entry: CatalogueEntry): number | null {
   const modelLimit = entry.object.max_completion_tokens || FALLBACK_MAX_COMPLETION_TOKENS;
   const requestedMax = body.max_tokens ?? body.max_completion_tokens ?? null;
   if (requestedMax && entry.object.max_completion_tokens && requestedMax > modelLimit) {
@@ -318,7 +389,11 @@ function finishPlan(
       body.max_tokens ? "max_tokens" : "max_completion_tokens",
     );
   }
-  const maxTokens = requestedMax ?? modelLimit;
+  return requestedMax;
+}
+
+/** How many choices the request makes the model write, refused beyond MAX_CHOICES. */
+function checkedChoiceCount(body: CommonBody, input: PlanInput): number {
   const n = body.n ?? 1;
   const choiceCount = (input.ensemble?.samples ?? n) * input.promptCount;
   if (choiceCount > MAX_CHOICES) {
@@ -328,24 +403,11 @@ function finishPlan(
       "n",
     );
   }
-  const multiplier = caller.priceMultiplier ?? 1;
-  const classificationNanos =
-    input.forecastRequest?.requested === "auto"
-      ? usdToNanos(deps.config.classification.cost_usd)
-      : 0;
-  const worst: WorstCase = {
-    price: entry.price,
-    samples: input.ensemble?.samples ?? 1,
-    promptTokens,
-    choiceCount,
-    repairs: input.forecastRequest !== null,
-    classificationNanos,
-    multiplier,
-    researchFeesNanos: researchFeesNanos(
-      (research?.sources ?? []).map((name) => deps.research.source(name)?.costNanos ?? 0),
-      multiplier,
-    ),
-  };
+  return choiceCount;
+}
+
+/** The request's `question_id`, refused without a forecast to record or with a NUL to store. */
+function checkedQuestionId(body: CommonBody, input: PlanInput): string | null {
   const questionId = body.question_id ?? null;
   if (questionId !== null && !input.forecastRequest) {
     throw invalidRequest(
@@ -361,50 +423,25 @@ function finishPlan(
       input.kind === "chat" ? "messages" : "prompt",
     );
   }
-  const calibrationRequested = checkedCalibration(body, input);
-  const id = newId(input.kind === "chat" ? "chatcmpl-" : "cmpl-");
+  return questionId;
+}
+
+function samplingParams(body: CommonBody, requestedMax: number | null): CompletionPlan["params"] {
   return {
-    id,
-    billingReference: caller.billingReference ?? id,
-    chargeOnce: caller.billingReference !== undefined,
-    created: unixSeconds(deps.clock),
-    model: entry.object.id,
-    entry,
-    provider: deps.providers.get(entry.object.id),
-    params: {
-      n,
-      temperature: body.temperature ?? 0.6,
-      top_p: body.top_p ?? null,
-      top_k: body.top_k ?? null,
-      min_p: body.min_p ?? null,
-      max_tokens: requestedMax,
-      stop:
-        body.stop === undefined || body.stop === null
-          ? null
-          : typeof body.stop === "string"
-            ? [body.stop]
-            : body.stop,
-      seed: body.seed ?? null,
-      reasoning_effort: body.reasoning_effort ?? null,
-    },
-    forecastRequest: input.forecastRequest,
-    research,
-    compose: input.compose,
-    promptTokensEstimate: promptTokens,
-    promptCount: input.promptCount,
-    choiceCount,
-    ensemble: input.ensemble,
-    maxTokens,
-    multiplier,
-    classificationNanos,
-    worst,
-    maxCostNanos: worstCaseNanos(worst, maxTokens),
-    includeUsageInStream: body.stream_options?.include_usage === true,
-    question:
-      questionId === null
+    n: body.n ?? 1,
+    temperature: body.temperature ?? 0.6,
+    top_p: body.top_p ?? null,
+    top_k: body.top_k ?? null,
+    min_p: body.min_p ?? null,
+    max_tokens: requestedMax,
+    stop:
+      body.stop === undefined || body.stop === null
         ? null
-        : { id: questionId, predictionDate: Math.floor(input.asOf.getTime() / 1000) },
-    calibrationRequested,
+        : typeof body.stop === "string"
+          ? [body.stop]
+          : body.stop,
+    seed: body.seed ?? null,
+    reasoning_effort: body.reasoning_effort ?? null,
   };
 }
 

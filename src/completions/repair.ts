@@ -83,26 +83,7 @@ export async function answerReply(
   // The baseline's refusal ("no options to spread the probability over") would come back alike.
   if (plan.provider.repliesAlike) return { ...failed, repairUsage: null };
   try {
-    const instruction = structured
-      ? structuredRepairPrompt(forecast.type, forecast.options)
-      : repairMessage(forecast);
-    const input = repairInput(plan, promptIndex, reply, instruction);
-    // Object.assign rather than spreads: see prepareCompletion (plan.ts).
-    const request: InferenceRequest = Object.assign(inferenceRequest(plan, signal), {
-      input,
-      params: Object.assign({}, plan.params, { n: 1, max_tokens: REPAIR_MAX_TOKENS }),
-    });
-    if (structured) request.responseFormat = answerResponseFormat(forecast.type, forecast.options);
-    const result = await plan.provider.complete(request);
-    const text = result.choices[0]?.text ?? "";
-    const usage = result.usage ?? {
-      promptTokens:
-        input.kind === "chat"
-          ? countChatTokens(input.messages)
-          : countTextTokens(String(input.prompt)),
-      completionTokens: countTextTokens(text),
-      reasoningTokens: 0,
-    };
+    const { text, usage } = await askForAnswer(plan, forecast, promptIndex, reply, signal);
     const repaired = repairedAnswer(forecast, text, structured);
     return repaired
       ? {
@@ -116,6 +97,38 @@ export async function answerReply(
   } catch {
     return Object.assign({}, failed, { repairUsage: null });
   }
+}
+
+/** The repair call: the reply sent back with a short prompt asking for the answer alone. */
+async function askForAnswer(
+  plan: PreparedCompletion,
+  forecast: ForecastPlan,
+  promptIndex: number,
+  reply: string,
+  signal: AbortSignal | undefined,
+): Promise<{ text: string; usage: ProviderUsage }> {
+  const structured = plan.entry.config.structured_output === true;
+  const instruction = structured
+    ? structuredRepairPrompt(forecast.type, forecast.options)
+    : repairMessage(forecast);
+  const input = repairInput(plan, promptIndex, reply, instruction);
+  // Object.assign rather than spreads: see prepareCompletion (plan.ts).
+  const request: InferenceRequest = Object.assign(inferenceRequest(plan, signal), {
+    input,
+    params: Object.assign({}, plan.params, { n: 1, max_tokens: REPAIR_MAX_TOKENS }),
+  });
+  if (structured) request.responseFormat = answerResponseFormat(forecast.type, forecast.options);
+  const result = await plan.provider.complete(request);
+  const text = result.choices[0]?.text ?? "";
+  const usage = result.usage ?? {
+    promptTokens:
+      input.kind === "chat"
+        ? countChatTokens(input.messages)
+        : countTextTokens(String(input.prompt)),
+    completionTokens: countTextTokens(text),
+    reasoningTokens: 0,
+  };
+  return { text, usage };
 }
 
 function repairInput(

@@ -60,6 +60,8 @@ export async function streamCompletion<K extends Kind>(
   return relay(deps, caller, prepared, hold, kind, events) as AsyncIterable<ChunkOf<K>>;
 }
 
+type AnyChunk = ChatCompletionChunk | TextCompletionChunk;
+
 async function* relay(
   deps: PipelineDeps,
   caller: CompletionCaller,
@@ -67,41 +69,111 @@ async function* relay(
   hold: Reservation,
   kind: Kind,
   events: AsyncIterable<StreamEvent>,
-): AsyncGenerator<ChatCompletionChunk | TextCompletionChunk> {
-  const texts = new Map<number, string>();
-  const thoughts = new Map<number, string>();
+): AsyncGenerator<AnyChunk> {
+  const stream = new RelayedStream(deps, caller, plan, hold, kind);
+  try {
+    for await (const event of events) {
+      if (event.type === "usage") stream.reported = event.usage;
+      else if (event.type === "delta") yield stream.delta(event);
+      else yield* stream.finishChoice(event);
+    }
+    yield* stream.closingChunks(await stream.settle());
+  } catch (error) {
+    if (error instanceof UpstreamError && error.failure === "aborted") {
+      if (!stream.done) await stream.settle();
+      return;
+    }
+    if (!stream.done) await stream.release();
+    throw error;
+  } finally {
+    // The consumer stopped reading (client gone): charge what was generated until then.
+    if (!stream.done) await stream.settle();
+  }
+}
+
+/** One stream as it is relayed: every choice's text so far, the usage, and the hold's fate. */
+class RelayedStream {
+  private readonly texts = new Map<number, string>();
+  private readonly thoughts = new Map<number, string>();
   /** How the first choice's answer was read: a recorded forecast keeps its calibration. */
-  let firstReading: ForecastReading | null = null;
-  const tally = new UsageTally();
-  const research = kind === "chat" ? researchReport(plan) : null;
-  let reported: ProviderUsage | null = null;
-  let done = false;
+  private firstReading: ForecastReading | null = null;
+  private readonly tally = new UsageTally();
+  private readonly research: ReturnType<typeof researchReport>;
+  /** The usage the upstream reported, if it did; else the tokens are counted. */
+  reported: ProviderUsage | null = null;
+  /** The hold was settled or released. */
+  done = false;
 
-  const chunk = (
-    index: number,
-    delta: Delta,
-    finish: FinishReason | null = null,
-    forecast: ForecastReading | null = null,
-  ) => {
-    const made =
-      kind === "chat"
-        ? chatChunk(plan, [{ index, delta, logprobs: null, finish_reason: finish }])
-        : textChunk(plan, [
-            { index, text: delta.content ?? "", logprobs: null, finish_reason: finish },
-          ]);
-    const [choice] = made.choices;
-    if (forecast && choice) choice.forecast = forecast;
-    return made;
-  };
+  constructor(
+    private readonly deps: PipelineDeps,
+    private readonly caller: CompletionCaller,
+    private readonly plan: PreparedCompletion,
+    private readonly hold: Reservation,
+    private readonly kind: Kind,
+  ) {
+    this.research = kind === "chat" ? researchReport(plan) : null;
+  }
 
-  const settle = async (): Promise<Usage> => {
-    done = true;
-    const generated = [...texts.entries()].map(([index, text]) => ({
+  /** A piece of a choice's reply, passed on as it came. */
+  delta(event: Extract<StreamEvent, { type: "delta" }>): AnyChunk {
+    const { index } = event;
+    const first = this.open(index);
+    this.texts.set(index, (this.texts.get(index) ?? "") + (event.text ?? ""));
+    if (event.thinking) {
+      this.thoughts.set(index, (this.thoughts.get(index) ?? "") + event.thinking);
+    }
+    return this.chunk(index, streamDelta(first, event.text, event.thinking));
+  }
+
+  /** A choice's end: its answer read (and completed if need be), its sources, its reason. */
+  async *finishChoice(event: Extract<StreamEvent, { type: "finish" }>): AsyncGenerator<AnyChunk> {
+    const { deps, plan, kind } = this;
+    const { index } = event;
+    if (this.open(index) && kind === "chat")
+      yield this.chunk(index, { role: "assistant", content: "" });
+    const promptIndex = Math.floor(index / (plan.params.n || 1));
+    const text = this.texts.get(index) ?? "";
+    const answered = await answerReply(plan, promptIndex, text, this.caller.signal);
+    let reading: ForecastReading | null = null;
+    if (answered && plan.forecast) {
+      reading = forecastReading(plan.forecast, answered);
+      if (index === 0) this.firstReading = reading;
+      countAnswer(deps.metrics, plan.model, plan.forecast, answered);
+      if (answered.repairUsage) this.tally.add(answered.repairUsage);
+      if (answered.suffix) {
+        this.texts.set(index, (this.texts.get(index) ?? "") + answered.suffix);
+        yield this.chunk(index, { content: answered.suffix });
+      }
+    }
+    // A choice's last chunk cites the sources its reply cites and says how its answer was read.
+    const annotations = kind === "chat" ? annotationsOf(plan, this.texts.get(index) ?? "") : null;
+    const finish = openAIFinishReason(event.finishReason, kind);
+    yield this.chunk(index, annotations ? { annotations } : {}, finish, reading);
+  }
+
+  /** The stream's last chunk reports the research: on the usage chunk, or a chunk of its own. */
+  *closingChunks(usage: Usage): Generator<AnyChunk> {
+    const { plan, research } = this;
+    const report = research ? { research } : {};
+    if (plan.includeUsageInStream) {
+      yield this.kind === "chat"
+        ? Object.assign(chatChunk(plan, []), { usage }, report)
+        : Object.assign(textChunk(plan, []), { usage });
+    } else if (research) {
+      yield Object.assign(chatChunk(plan, []), report);
+    }
+  }
+
+  /** Charges what was generated (the upstream's usage, else the counted tokens), once. */
+  async settle(): Promise<Usage> {
+    const { deps, caller, plan, hold } = this;
+    this.done = true;
+    const generated = [...this.texts.entries()].map(([index, text]) => ({
       text,
-      thinking: thoughts.get(index) ?? null,
+      thinking: this.thoughts.get(index) ?? null,
     }));
-    tally.add(reported ?? countedUsage(plan, generated));
-    const bill = billFor(plan, tally);
+    this.tally.add(this.reported ?? countedUsage(plan, generated));
+    const bill = billFor(plan, this.tally);
     let chargedNanos: number;
     try {
       const details = settleDetails(caller, plan, bill);
@@ -111,74 +183,41 @@ async function* relay(
       await deps.holds.release(hold);
       throw error;
     }
-    const content = texts.get(0);
+    const content = this.texts.get(0);
     const first =
-      content === undefined ? undefined : { content, calibration: firstReading?.calibration };
+      content === undefined ? undefined : { content, calibration: this.firstReading?.calibration };
     await recordChargedForecast(deps.forecasts, caller, plan, first, chargedNanos);
     return usageObject(plan, bill, chargedNanos);
-  };
+  }
 
-  try {
-    for await (const event of events) {
-      if (event.type === "usage") {
-        reported = event.usage;
-        continue;
-      }
-      const { index } = event;
-      const first = !texts.has(index);
-      if (first) texts.set(index, "");
-      if (event.type === "delta") {
-        texts.set(index, (texts.get(index) ?? "") + (event.text ?? ""));
-        if (event.thinking) thoughts.set(index, (thoughts.get(index) ?? "") + event.thinking);
-        yield chunk(index, streamDelta(first, event.text, event.thinking));
-        continue;
-      }
-      if (first && kind === "chat") yield chunk(index, { role: "assistant", content: "" });
-      const promptIndex = Math.floor(index / (plan.params.n || 1));
-      const answered = await answerReply(plan, promptIndex, texts.get(index) ?? "", caller.signal);
-      let reading: ForecastReading | null = null;
-      if (answered && plan.forecast) {
-        reading = forecastReading(plan.forecast, answered);
-        if (index === 0) firstReading = reading;
-        countAnswer(deps.metrics, plan.model, plan.forecast, answered);
-        if (answered.repairUsage) tally.add(answered.repairUsage);
-        if (answered.suffix) {
-          texts.set(index, (texts.get(index) ?? "") + answered.suffix);
-          yield chunk(index, { content: answered.suffix });
-        }
-      }
-      // A choice's last chunk cites the sources its reply cites and says how its answer was read.
-      const annotations = kind === "chat" ? annotationsOf(plan, texts.get(index) ?? "") : null;
-      yield chunk(
-        index,
-        annotations ? { annotations } : {},
-        openAIFinishReason(event.finishReason, kind),
-        reading,
-      );
-    }
-    const usage = await settle();
-    // The stream's last chunk reports the research: on the usage chunk, or a chunk of its own.
-    const report = research ? { research } : {};
-    if (plan.includeUsageInStream) {
-      yield kind === "chat"
-        ? Object.assign(chatChunk(plan, []), { usage }, report)
-        : Object.assign(textChunk(plan, []), { usage });
-    } else if (research) {
-      yield Object.assign(chatChunk(plan, []), report);
-    }
-  } catch (error) {
-    if (error instanceof UpstreamError && error.failure === "aborted") {
-      if (!done) await settle();
-      return;
-    }
-    if (!done) {
-      done = true;
-      await deps.holds.release(hold);
-    }
-    throw error;
-  } finally {
-    // The consumer stopped reading (client gone): charge what was generated until then.
-    if (!done) await settle();
+  /** Gives the hold back uncharged: the stream failed. */
+  async release(): Promise<void> {
+    this.done = true;
+    await this.deps.holds.release(this.hold);
+  }
+
+  /** Whether this is the choice's first event (it is then known from here on). */
+  private open(index: number): boolean {
+    const first = !this.texts.has(index);
+    if (first) this.texts.set(index, "");
+    return first;
+  }
+
+  private chunk(
+    index: number,
+    delta: Delta,
+    finish: FinishReason | null = null,
+    forecast: ForecastReading | null = null,
+  ): AnyChunk {
+    const made =
+      this.kind === "chat"
+        ? chatChunk(this.plan, [{ index, delta, logprobs: null, finish_reason: finish }])
+        : textChunk(this.plan, [
+            { index, text: delta.content ?? "", logprobs: null, finish_reason: finish },
+          ]);
+    const [choice] = made.choices;
+    if (forecast && choice) choice.forecast = forecast;
+    return made;
   }
 }
 

@@ -99,19 +99,8 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, base: string, cwd
   const port = options.overrides?.port ?? file.server?.port ?? 8080;
   const models = file.models ?? defaultModels();
   checkModels(models);
-  const classificationModel = file.classification?.model ?? BASELINE_MODEL_ID;
-  if (
-    classificationModel !== BASELINE_MODEL_ID &&
-    !models.some((m) => m.id === classificationModel)
-  ) {
-    throw new ConfigError(
-      `invalid configuration at classification.model: unknown model "${classificationModel}"`,
-    );
-  }
-  const store = file.files?.store ?? "disk";
-  if (store === "s3" && !file.files?.bucket) {
-    throw new ConfigError("invalid configuration at files.bucket: required when files.store is s3");
-  }
+  const classificationModel = checkedClassificationModel(file, models);
+  const files = resolveFiles(file, base, dataDir);
   return {
     server: {
       host,
@@ -130,16 +119,7 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, base: string, cwd
       connect_timeout_ms: file.database?.connect_timeout_ms ?? 5_000,
       prepared_statements: file.database?.prepared_statements ?? true,
     },
-    files: {
-      store,
-      dir: file.files?.dir ? path.resolve(base, file.files.dir) : path.join(dataDir, "files"),
-      bucket: file.files?.bucket ?? "",
-      endpoint: file.files?.endpoint ?? null,
-      region: file.files?.region ?? "us-east-1",
-      access_key_id_env: file.files?.access_key_id_env ?? null,
-      secret_access_key_env: file.files?.secret_access_key_env ?? null,
-      force_path_style: file.files?.force_path_style ?? true,
-    },
+    files,
     limits: {
       requests_per_minute: file.limits?.requests_per_minute ?? 120,
       failed_authentications_per_minute: file.limits?.failed_authentications_per_minute ?? 50,
@@ -158,6 +138,37 @@ function resolve(file: ConfigFile, options: LoadConfigOptions, base: string, cwd
       max_attempts: file.batches?.max_attempts ?? 5,
     },
     payments: resolvePayments(file.payments, file.server?.public_url ?? `http://${host}:${port}`),
+  };
+}
+
+/** The model that classifies `auto` answer types: the baseline, or one of the models. */
+function checkedClassificationModel(file: ConfigFile, models: Config["models"]): string {
+  const classificationModel = file.classification?.model ?? BASELINE_MODEL_ID;
+  if (
+    classificationModel !== BASELINE_MODEL_ID &&
+    !models.some((m) => m.id === classificationModel)
+  ) {
+    throw new ConfigError(
+      `invalid configuration at classification.model: unknown model "${classificationModel}"`,
+    );
+  }
+  return classificationModel;
+}
+
+function resolveFiles(file: ConfigFile, base: string, dataDir: string): Config["files"] {
+  const store = file.files?.store ?? "disk";
+  if (store === "s3" && !file.files?.bucket) {
+    throw new ConfigError("invalid configuration at files.bucket: required when files.store is s3");
+  }
+  return {
+    store,
+    dir: file.files?.dir ? path.resolve(base, file.files.dir) : path.join(dataDir, "files"),
+    bucket: file.files?.bucket ?? "",
+    endpoint: file.files?.endpoint ?? null,
+    region: file.files?.region ?? "us-east-1",
+    access_key_id_env: file.files?.access_key_id_env ?? null,
+    secret_access_key_env: file.files?.secret_access_key_env ?? null,
+    force_path_style: file.files?.force_path_style ?? true,
   };
 }
 

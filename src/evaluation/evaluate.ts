@@ -94,10 +94,19 @@ export interface ReferenceInfo {
 
 const round = (value: number): number => Math.round(value * 1e6) / 1e6;
 
+type ForecastOf = (item: EvalItem, resolution: Resolution) => Forecast | null;
+
+/** What every forecaster is scored over: the set's items, its scorable cases and ForecastBench's figures. */
+interface Scoring {
+  items: Map<string, EvalItem>;
+  scorable: Resolution[];
+  figures: (forecastOf: ForecastOf) => ForecastBenchFigures | null;
+}
+
 function casesFor(
   resolutions: Resolution[],
   items: Map<string, EvalItem>,
-  forecastOf: (item: EvalItem, resolution: Resolution) => Forecast | null,
+  forecastOf: ForecastOf,
 ): ScoredCase[] {
   return resolutions.flatMap((resolution) => {
     const item = items.get(resolution.itemKey);
@@ -126,8 +135,63 @@ export function evaluate(
   const items = new Map(set.items.map((item) => [item.key, item]));
   const excluded = new Set(resolvedBeforePrediction(set.resolutions, items));
   const kept = set.resolutions.filter((r) => !excluded.has(r));
-  const scorable = kept.filter((r) => r.resolved);
   const effects = reference === null ? null : questionEffects(reference.rows, leaderboard);
+  const scoring: Scoring = {
+    items,
+    scorable: kept.filter((r) => r.resolved),
+    figures: benchFigures(kept, items, reference, effects),
+  };
+  const calibration: Record<string, ReliabilityBin[]> = {};
+  const scoredByName = new Map<string, Scored>();
+  const keep = (name: string, scored: Scored) => {
+    scoredByName.set(name, scored);
+    calibration[name] = reliabilityBins(scored.pairs);
+  };
+
+  const models: Record<string, ModelScores> = {};
+  for (const [model, list] of records) {
+    const { scored, scores } = scoreModel(scoring, list, samples);
+    keep(model, scored);
+    models[model] = scores;
+  }
+  const baselines: Record<string, BaselineScores> = {};
+  for (const [name, forecastOf] of baselineForecasts(reference)) {
+    const { scored, scores } = scoreBaseline(scoring, name, forecastOf);
+    keep(name, scored);
+    baselines[name] = scores;
+  }
+  const ensembles: Evaluation["ensembles"] = {};
+  if (records.size >= 2) {
+    const name = `ensemble_${aggregate}`;
+    const { scored, scores } = scoreEnsemble(scoring, records, aggregate);
+    ensembles[name] = scores;
+    calibration[name] = reliabilityBins(scored.pairs);
+  }
+
+  return {
+    models,
+    baselines,
+    ensembles,
+    paired_differences: pairedDifferences([...records.keys()], scoredByName),
+    cases: {
+      scored: scoring.scorable.length,
+      unresolved: set.resolutions.filter((r) => !r.resolved).length,
+      resolved_before_prediction_date: excluded.size,
+    },
+    reference: referenceInfo(reference, effects),
+    questions: questionRows(kept, items, records),
+    calibration,
+    excluded: [...excluded],
+  };
+}
+
+/** ForecastBench's figures of one forecaster, difficulty-adjusted when a reference was given. */
+function benchFigures(
+  kept: Resolution[],
+  items: Map<string, EvalItem>,
+  reference: Reference | null,
+  effects: QuestionEffects | null,
+): Scoring["figures"] {
   // One set of bootstrap draws for every forecaster, over the run's ForecastBench questions.
   const replicates =
     reference === null || effects === null
@@ -137,10 +201,7 @@ export function evaluate(
           effects,
           benchRows(kept, items, () => null).map((row) => row.pk),
         );
-  const calibration: Record<string, ReliabilityBin[]> = {};
-  const scoredByName = new Map<string, Scored>();
-
-  const figures = (forecastOf: (item: EvalItem, r: Resolution) => Forecast | null) => {
+  return (forecastOf) => {
     const rows = benchRows(kept, items, forecastOf);
     if (rows.length === 0) return null;
     return {
@@ -148,48 +209,58 @@ export function evaluate(
       difficulty_adjusted: effects === null ? null : difficultyAdjusted(rows, effects, replicates),
     };
   };
+}
 
-  const models: Record<string, ModelScores> = {};
-  const forecastsByModel = new Map<string, Map<string, Forecast | null>>();
-  for (const [model, list] of records) {
-    const byKey = new Map(list.map((record) => [record.item.key, record]));
-    forecastsByModel.set(model, new Map(list.map((r) => [r.item.key, r.forecast])));
-    const forecastOf = (item: EvalItem) => byKey.get(item.key)?.forecast ?? null;
-    const scored = scoreCases(casesFor(scorable, items, forecastOf));
-    scoredByName.set(model, scored);
-    calibration[model] = reliabilityBins(scored.pairs);
-    const read = list.filter((record) => record.forecast !== null).length;
-    const firstRead = list.filter((record) => record.readings?.[0] === "first_reply").length;
-    const share = (count: number) => (list.length === 0 ? null : round(count / list.length));
-    const scores: ModelScores = {
-      ...scored.metrics,
-      parse_rate: share(read),
-      raw_parse_rate: share(firstRead),
-      re_asked: list.reduce(
-        (sum, record) => sum + (record.readings ?? []).filter((r) => r === "re_asked").length,
-        0,
-      ),
-      requests: {
-        asked: list.length,
-        failed: list.filter((record) => record.error !== null).length,
-        refused_for_credits: list.filter((record) => record.statusCode === 402).length,
-      },
-      cost_usd: round(list.reduce((sum, record) => sum + record.costUsd, 0)),
-      forecastbench: figures(forecastOf),
-    };
-    if (samples > 1) {
-      const asked = list.reduce((sum, record) => sum + record.asked, 0);
-      const readSamples = list.reduce((sum, record) => sum + record.samples.length, 0);
-      scores.sample_parse_rate = asked === 0 ? null : round(readSamples / asked);
-      const first = scoreCases(
-        casesFor(scorable, items, (item) => byKey.get(item.key)?.samples[0] ?? null),
-      ).metrics;
-      scores.first_sample = { brier: first.brier, log_score: first.log_score, n: first.n };
-    }
-    models[model] = scores;
+function scoreModel(
+  scoring: Scoring,
+  list: ForecastRecord[],
+  samples: number,
+): { scored: Scored; scores: ModelScores } {
+  const byKey = new Map(list.map((record) => [record.item.key, record]));
+  const forecastOf = (item: EvalItem) => byKey.get(item.key)?.forecast ?? null;
+  const scored = scoreCases(casesFor(scoring.scorable, scoring.items, forecastOf));
+  const scores: ModelScores = {
+    ...scored.metrics,
+    ...requestFigures(list),
+    forecastbench: scoring.figures(forecastOf),
+  };
+  if (samples > 1) {
+    const asked = list.reduce((sum, record) => sum + record.asked, 0);
+    const readSamples = list.reduce((sum, record) => sum + record.samples.length, 0);
+    scores.sample_parse_rate = asked === 0 ? null : round(readSamples / asked);
+    const first = scoreCases(
+      casesFor(scoring.scorable, scoring.items, (item) => byKey.get(item.key)?.samples[0] ?? null),
+    ).metrics;
+    scores.first_sample = { brier: first.brier, log_score: first.log_score, n: first.n };
   }
+  return { scored, scores };
+}
 
-  const baselineForecasts: [string, BaselineForecast][] = [
+/** How a model's requests went: answers read, re-asks, failures and cost. */
+function requestFigures(
+  list: ForecastRecord[],
+): Pick<ModelScores, "parse_rate" | "raw_parse_rate" | "re_asked" | "requests" | "cost_usd"> {
+  const read = list.filter((record) => record.forecast !== null).length;
+  const firstRead = list.filter((record) => record.readings?.[0] === "first_reply").length;
+  const share = (count: number) => (list.length === 0 ? null : round(count / list.length));
+  return {
+    parse_rate: share(read),
+    raw_parse_rate: share(firstRead),
+    re_asked: list.reduce(
+      (sum, record) => sum + (record.readings ?? []).filter((r) => r === "re_asked").length,
+      0,
+    ),
+    requests: {
+      asked: list.length,
+      failed: list.filter((record) => record.error !== null).length,
+      refused_for_credits: list.filter((record) => record.statusCode === 402).length,
+    },
+    cost_usd: round(list.reduce((sum, record) => sum + record.costUsd, 0)),
+  };
+}
+
+function baselineForecasts(reference: Reference | null): [string, BaselineForecast][] {
+  return [
     ["always_0.5", alwaysHalf],
     ["market_freeze", marketFreeze],
     ...(reference === null
@@ -199,54 +270,71 @@ export function evaluate(
           ["naive_forecaster", naiveForecaster(reference)],
         ] as [string, BaselineForecast][])),
   ];
-  const baselines: Record<string, BaselineScores> = {};
-  for (const [name, forecastOf] of baselineForecasts) {
-    // A baseline is scored where it has a forecast; ForecastBench's figures impute 0.5 elsewhere.
-    const answered = scorable.filter((r) => {
-      const item = items.get(r.itemKey);
-      return item !== undefined && forecastOf(item, r) !== null;
-    });
-    const scored = scoreCases(casesFor(answered, items, forecastOf));
-    scoredByName.set(name, scored);
-    calibration[name] = reliabilityBins(scored.pairs);
-    const bench = figures((item, r) =>
-      name === "market_freeze" && item.marketValue === null
-        ? { type: "binary", probability: 0.5 }
-        : forecastOf(item, r),
-    );
-    baselines[name] = {
-      description: BASELINE_DESCRIPTIONS[name] ?? name,
-      brier: scored.metrics.brier,
-      log_score: scored.metrics.log_score,
-      n: scored.metrics.n,
-      brier_ci: scored.metrics.brier_ci,
-      ...(scored.metrics.multiple_choice
-        ? { multiple_choice: scored.metrics.multiple_choice }
-        : {}),
-      forecastbench: bench === null ? null : withoutImputation(bench),
-    };
-  }
+}
 
-  const ensembles: Evaluation["ensembles"] = {};
-  const names = [...records.keys()];
+function scoreBaseline(
+  scoring: Scoring,
+  name: string,
+  forecastOf: BaselineForecast,
+): { scored: Scored; scores: BaselineScores } {
+  const { items } = scoring;
+  // A baseline is scored where it has a forecast; ForecastBench's figures impute 0.5 elsewhere.
+  const answered = scoring.scorable.filter((r) => {
+    const item = items.get(r.itemKey);
+    return item !== undefined && forecastOf(item, r) !== null;
+  });
+  const scored = scoreCases(casesFor(answered, items, forecastOf));
+  const bench = scoring.figures((item, r) =>
+    name === "market_freeze" && item.marketValue === null
+      ? { type: "binary", probability: 0.5 }
+      : forecastOf(item, r),
+  );
+  const scores: BaselineScores = {
+    description: BASELINE_DESCRIPTIONS[name] ?? name,
+    brier: scored.metrics.brier,
+    log_score: scored.metrics.log_score,
+    n: scored.metrics.n,
+    brier_ci: scored.metrics.brier_ci,
+    ...(scored.metrics.multiple_choice ? { multiple_choice: scored.metrics.multiple_choice } : {}),
+    forecastbench: bench === null ? null : withoutImputation(bench),
+  };
+  return { scored, scores };
+}
+
+/** The models' forecasts aggregated question by question, scored as one more forecaster. */
+function scoreEnsemble(
+  scoring: Scoring,
+  records: Map<string, ForecastRecord[]>,
+  aggregate: Aggregate,
+): { scored: Scored; scores: Evaluation["ensembles"][string] } {
+  const forecastsByModel = [...records.values()].map(
+    (list) => new Map(list.map((r) => [r.item.key, r.forecast])),
+  );
   const ensembleForecasts = new Map<string, Forecast | null>();
-  if (names.length >= 2) {
-    const ensembleOf = (item: EvalItem) => {
-      if (!ensembleForecasts.has(item.key)) {
-        const members = [...forecastsByModel.values()].flatMap((forecasts) => {
-          const forecast = forecasts.get(item.key);
-          return forecast ? [forecast] : [];
-        });
-        ensembleForecasts.set(item.key, aggregateForecasts(members, aggregate));
-      }
-      return ensembleForecasts.get(item.key) ?? null;
-    };
-    const ensemble = scoreCases(casesFor(scorable, items, ensembleOf));
-    const name = `ensemble_${aggregate}`;
-    ensembles[name] = { ...ensemble.metrics, members: names, forecastbench: figures(ensembleOf) };
-    calibration[name] = reliabilityBins(ensemble.pairs);
-  }
+  const ensembleOf = (item: EvalItem) => {
+    if (!ensembleForecasts.has(item.key)) {
+      const members = forecastsByModel.flatMap((forecasts) => {
+        const forecast = forecasts.get(item.key);
+        return forecast ? [forecast] : [];
+      });
+      ensembleForecasts.set(item.key, aggregateForecasts(members, aggregate));
+    }
+    return ensembleForecasts.get(item.key) ?? null;
+  };
+  const scored = scoreCases(casesFor(scoring.scorable, scoring.items, ensembleOf));
+  const scores = {
+    ...scored.metrics,
+    members: [...records.keys()],
+    forecastbench: scoring.figures(ensembleOf),
+  };
+  return { scored, scores };
+}
 
+/** Each model's Brier against every later model and against 0.5, on the questions both answered. */
+function pairedDifferences(
+  names: string[],
+  scoredByName: Map<string, Scored>,
+): Evaluation["paired_differences"] {
   const paired: Evaluation["paired_differences"] = [];
   for (const [index, a] of names.entries()) {
     const scoresA = scoredByName.get(a)?.binaryBrier ?? new Map<string, number>();
@@ -255,33 +343,23 @@ export function evaluate(
       paired.push({ a, b, ...pairedDifference(scoresA, scoresB) });
     }
   }
+  return paired;
+}
 
+function referenceInfo(
+  reference: Reference | null,
+  effects: QuestionEffects | null,
+): ReferenceInfo | null {
+  if (reference === null || effects === null) return null;
   return {
-    models,
-    baselines,
-    ensembles,
-    paired_differences: paired,
-    cases: {
-      scored: scorable.length,
-      unresolved: set.resolutions.filter((r) => !r.resolved).length,
-      resolved_before_prediction_date: excluded.size,
-    },
-    reference:
-      reference === null || effects === null
-        ? null
-        : {
-            leaderboard: effects.leaderboard,
-            files: reference.files,
-            forecasters: reference.forecasters,
-            fitted_on: effects.fittedOn,
-            too_old: effects.tooOld,
-            release_date_unknown: effects.releaseDateUnknown,
-            market_method: effects.marketMethod,
-            skipped: reference.skipped,
-          },
-    questions: questionRows(kept, items, records),
-    calibration,
-    excluded: [...excluded],
+    leaderboard: effects.leaderboard,
+    files: reference.files,
+    forecasters: reference.forecasters,
+    fitted_on: effects.fittedOn,
+    too_old: effects.tooOld,
+    release_date_unknown: effects.releaseDateUnknown,
+    market_method: effects.marketMethod,
+    skipped: reference.skipped,
   };
 }
 

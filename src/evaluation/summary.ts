@@ -1,4 +1,4 @@
-import type { Evaluation } from "./evaluate.js";
+import type { Evaluation, ModelScores } from "./evaluate.js";
 import { IMPUTED_CUTOFF_PCT } from "./forecastbench/scores.js";
 import type { HeldOutCalibration } from "./held-out-calibration.js";
 import type { CitationAudit, CutoffWarning, RequestAudit } from "./leak-check.js";
@@ -97,40 +97,8 @@ export function buildSummary(input: SummaryInput): Summary {
   const researchClean = input.research === null || input.research.leaks === 0;
   // A model trained past the as-of dates is warned about, not failed: the requests were sound.
   const ok = input.requestsOk && researchClean;
-  const refusals = Object.entries(evaluation.models).filter(
-    ([, scores]) => scores.requests.refused_for_credits > 0,
-  );
-  const warnings = [
-    ...refusals.map(
-      ([model, scores]) =>
-        `${scores.requests.refused_for_credits} request(s) of ${model} were refused for lack of credits (402) and are scored as unanswered: add credits and run the backtest again with a new --out.`,
-    ),
-    ...input.cutoffWarnings.map(
-      (w) =>
-        `${w.model}: knowledge cutoff ${w.knowledge_cutoff} is after the prediction date of ${w.requests_before_cutoff} request(s) (earliest ${w.earliest_prediction_date}): the model may know the answers; this backtest is contaminated for it.`,
-    ),
-    ...(excluded.length > 0
-      ? [`${excluded.length} resolution(s) dated before their prediction date were not scored.`]
-      : []),
-    ...(input.research && input.research.leaks > 0
-      ? [`${input.research.leaks} cited source(s) are dated after their request's prediction date.`]
-      : []),
-    ...(set.skipped.combination > 0
-      ? [`${set.skipped.combination} combination question(s) were not asked (not supported).`]
-      : []),
-    ...(set.skipped.unsupported > 0
-      ? [`${set.skipped.unsupported} question(s) were not asked: ${set.notes.join("; ")}`]
-      : []),
-  ];
-  const questions = new Set(set.items.map((item) => `${item.source}/${item.questionId}`)).size;
   const overCutoff = Object.entries(evaluation.models).filter(
     ([, scores]) => scores.forecastbench?.imputation.over_cutoff === true,
-  );
-  warnings.unshift(
-    ...overCutoff.map(([model, scores]) => {
-      const check = scores.forecastbench?.imputation;
-      return `${model}: ${check?.overall_pct ?? 0}% of its forecasts are imputed (market ${check?.market_pct ?? "–"}%, dataset ${check?.dataset_pct ?? "–"}%), over ForecastBench's ${IMPUTED_CUTOFF_PCT}%: ForecastBench would leave it off its leaderboard.`;
-    }),
   );
   return {
     models: pooled(evaluation.models),
@@ -160,15 +128,54 @@ export function buildSummary(input: SummaryInput): Summary {
     question_set: {
       format: set.format,
       name: set.name,
-      questions,
+      questions: new Set(set.items.map((item) => `${item.source}/${item.questionId}`)).size,
       requests_per_model: set.items.length,
       resolutions: set.resolutions.length,
       skipped: set.skipped,
       notes: set.notes,
     },
     run,
-    warnings,
+    warnings: [...imputationWarnings(overCutoff), ...runWarnings(input)],
   };
+}
+
+/** Models ForecastBench would leave off its leaderboard for imputing too much. */
+function imputationWarnings(overCutoff: [string, ModelScores][]): string[] {
+  return overCutoff.map(([model, scores]) => {
+    const check = scores.forecastbench?.imputation;
+    return `${model}: ${check?.overall_pct ?? 0}% of its forecasts are imputed (market ${check?.market_pct ?? "–"}%, dataset ${check?.dataset_pct ?? "–"}%), over ForecastBench's ${IMPUTED_CUTOFF_PCT}%: ForecastBench would leave it off its leaderboard.`;
+  });
+}
+
+/** What the operator should know of the run: refusals, contamination, what was left out. */
+function runWarnings(input: SummaryInput): string[] {
+  const { set, evaluation } = input;
+  const excluded = evaluation.excluded;
+  const refusals = Object.entries(evaluation.models).filter(
+    ([, scores]) => scores.requests.refused_for_credits > 0,
+  );
+  return [
+    ...refusals.map(
+      ([model, scores]) =>
+        `${scores.requests.refused_for_credits} request(s) of ${model} were refused for lack of credits (402) and are scored as unanswered: add credits and run the backtest again with a new --out.`,
+    ),
+    ...input.cutoffWarnings.map(
+      (w) =>
+        `${w.model}: knowledge cutoff ${w.knowledge_cutoff} is after the prediction date of ${w.requests_before_cutoff} request(s) (earliest ${w.earliest_prediction_date}): the model may know the answers; this backtest is contaminated for it.`,
+    ),
+    ...(excluded.length > 0
+      ? [`${excluded.length} resolution(s) dated before their prediction date were not scored.`]
+      : []),
+    ...(input.research && input.research.leaks > 0
+      ? [`${input.research.leaks} cited source(s) are dated after their request's prediction date.`]
+      : []),
+    ...(set.skipped.combination > 0
+      ? [`${set.skipped.combination} combination question(s) were not asked (not supported).`]
+      : []),
+    ...(set.skipped.unsupported > 0
+      ? [`${set.skipped.unsupported} question(s) were not asked: ${set.notes.join("; ")}`]
+      : []),
+  ];
 }
 
 const SCORING_NOTES: Record<string, string> = {

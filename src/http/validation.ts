@@ -192,45 +192,27 @@ function describe(
       const [type, msg] = TYPE_NAMES[expected] ?? ["type_error", `Input should be ${expected}`];
       return { loc, msg, type, input };
     }
-    case "minimum":
-      return bound(
-        loc,
-        input,
-        "greater_than_equal",
-        "greater than or equal to",
-        "ge",
-        params.limit,
+    default:
+      return (
+        describeLimit(error.keyword, loc, input, params.limit) ??
+        describeMismatch(error.keyword, loc, input, params) ?? {
+          loc,
+          input,
+          type: "value_error",
+          msg: error.message ?? "Invalid value",
+        }
       );
-    case "maximum":
-      return bound(loc, input, "less_than_equal", "less than or equal to", "le", params.limit);
-    case "exclusiveMinimum":
-      return bound(loc, input, "greater_than", "greater than", "gt", params.limit);
-    case "exclusiveMaximum":
-      return bound(loc, input, "less_than", "less than", "lt", params.limit);
-    case "minLength":
-      return lengthBound(
-        loc,
-        input,
-        "string_too_short",
-        "String",
-        "character",
-        "least",
-        params.limit,
-      );
-    case "maxLength":
-      return lengthBound(
-        loc,
-        input,
-        "string_too_long",
-        "String",
-        "character",
-        "most",
-        params.limit,
-      );
-    case "minItems":
-      return lengthBound(loc, input, "too_short", "List", "item", "least", params.limit);
-    case "maxItems":
-      return lengthBound(loc, input, "too_long", "List", "item", "most", params.limit);
+  }
+}
+
+/** A value outside a schema's enum or const, or unlike its format or pattern; else null. */
+function describeMismatch(
+  keyword: string,
+  loc: (string | number)[],
+  input: unknown,
+  params: Record<string, unknown>,
+): ValidationDetail | null {
+  switch (keyword) {
     case "enum": {
       const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
       return {
@@ -266,7 +248,36 @@ function describe(
         ctx: { pattern: params.pattern },
       };
     default:
-      return { loc, input, type: "value_error", msg: error.message ?? "Invalid value" };
+      return null;
+  }
+}
+
+/** A value, length or item count beyond a schema's limit; null for any other keyword. */
+function describeLimit(
+  keyword: string,
+  loc: (string | number)[],
+  input: unknown,
+  limit: unknown,
+): ValidationDetail | null {
+  switch (keyword) {
+    case "minimum":
+      return bound(loc, input, "greater_than_equal", "greater than or equal to", "ge", limit);
+    case "maximum":
+      return bound(loc, input, "less_than_equal", "less than or equal to", "le", limit);
+    case "exclusiveMinimum":
+      return bound(loc, input, "greater_than", "greater than", "gt", limit);
+    case "exclusiveMaximum":
+      return bound(loc, input, "less_than", "less than", "lt", limit);
+    case "minLength":
+      return lengthBound(loc, input, "string_too_short", "String", "character", "least", limit);
+    case "maxLength":
+      return lengthBound(loc, input, "string_too_long", "String", "character", "most", limit);
+    case "minItems":
+      return lengthBound(loc, input, "too_short", "List", "item", "least", limit);
+    case "maxItems":
+      return lengthBound(loc, input, "too_long", "List", "item", "most", limit);
+    default:
+      return null;
   }
 }
 

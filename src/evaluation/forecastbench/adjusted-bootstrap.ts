@@ -48,7 +48,7 @@ export function adjustedReplicates(
   for (const pk of runPks) if (position.has(pk) && !index.has(pk)) index.set(pk, index.size);
   const runPositions = [...index.keys()].map((pk) => position.get(pk) ?? 0);
 
-  const panels = (["dataset", "market"] as const).flatMap((kind) => {
+  const panels = (["dataset", "market"] as const).flatMap((kind): RefitPanel[] => {
     if (kind === "market" && effects.marketMethod !== "two_way_fixed_effects") return [];
     const panel = new FixedEffectsPanel(fittedCells(reference, kind, effects.leaderboard));
     const at = panel.questions.map((pk) => position.get(pk) ?? 0);
@@ -64,37 +64,70 @@ export function adjustedReplicates(
   const random = seededRandom(SEED);
   const replicates: AdjustedReplicates = { index, weights: [], effects: [], alwaysHalf: [] };
   for (let draw = 0; draw < resamples; draw++) {
-    const weights = new Float64Array(universe.length);
-    for (const stratum of strata) {
-      for (let k = 0; k < stratum.length; k++) {
-        const i = stratum[Math.floor(random() * stratum.length)] ?? 0;
-        weights[i] = (weights[i] ?? 0) + 1;
-      }
-    }
-    const drawn = baseEffects.slice();
-    for (const { panel, at, start } of panels) {
-      const solved = panel.solve(
-        Float64Array.from(at, (i) => weights[i] ?? 0),
-        start,
-        REPLICATE_TOLERANCE,
-      );
-      at.forEach((i, j) => {
-        drawn[i] = solved[j] ?? 0;
-      });
-    }
-    const half = { dataset: [0, 0], market: [0, 0] };
-    universe.forEach((_, i) => {
-      const w = weights[i] ?? 0;
-      const sums = half[kinds[i] === "dataset" ? "dataset" : "market"];
-      sums[0] = (sums[0] ?? 0) + w * ((0.5 - (outcome[i] ?? 0)) ** 2 - (drawn[i] ?? 0));
-      sums[1] = (sums[1] ?? 0) + w;
-    });
-    const mean = ([sum, n]: number[]) => (n ? (sum ?? 0) / n : null);
+    const weights = drawWeights(strata, universe.length, random);
+    const drawn = refitEffects(panels, weights, baseEffects);
     replicates.weights.push(Float64Array.from(runPositions, (i) => weights[i] ?? 0));
     replicates.effects.push(Float64Array.from(runPositions, (i) => drawn[i] ?? 0));
-    replicates.alwaysHalf.push({ dataset: mean(half.dataset), market: mean(half.market) });
+    replicates.alwaysHalf.push(alwaysHalfOf(kinds, outcome, weights, drawn));
   }
   return replicates;
+}
+
+/** One panel of question effects to fit again in each draw, and where its questions sit. */
+interface RefitPanel {
+  panel: FixedEffectsPanel;
+  at: number[];
+  start: Float64Array;
+}
+
+/** How many times each question is drawn: as many draws as questions within each stratum. */
+function drawWeights(strata: number[][], size: number, random: () => number): Float64Array {
+  const weights = new Float64Array(size);
+  for (const stratum of strata) {
+    for (let k = 0; k < stratum.length; k++) {
+      const i = stratum[Math.floor(random() * stratum.length)] ?? 0;
+      weights[i] = (weights[i] ?? 0) + 1;
+    }
+  }
+  return weights;
+}
+
+/** The question effects fitted again on the drawn questions, the rest as they were. */
+function refitEffects(
+  panels: RefitPanel[],
+  weights: Float64Array,
+  baseEffects: Float64Array,
+): Float64Array {
+  const drawn = baseEffects.slice();
+  for (const { panel, at, start } of panels) {
+    const solved = panel.solve(
+      Float64Array.from(at, (i) => weights[i] ?? 0),
+      start,
+      REPLICATE_TOLERANCE,
+    );
+    at.forEach((i, j) => {
+      drawn[i] = solved[j] ?? 0;
+    });
+  }
+  return drawn;
+}
+
+/** Always 0.5's adjusted Brier in a draw, on dataset and on market questions. */
+function alwaysHalfOf(
+  kinds: string[],
+  outcome: Float64Array,
+  weights: Float64Array,
+  drawn: Float64Array,
+): AdjustedReplicates["alwaysHalf"][number] {
+  const half = { dataset: [0, 0], market: [0, 0] };
+  kinds.forEach((kind, i) => {
+    const w = weights[i] ?? 0;
+    const sums = half[kind === "dataset" ? "dataset" : "market"];
+    sums[0] = (sums[0] ?? 0) + w * ((0.5 - (outcome[i] ?? 0)) ** 2 - (drawn[i] ?? 0));
+    sums[1] = (sums[1] ?? 0) + w;
+  });
+  const mean = ([sum, n]: number[]) => (n ? (sum ?? 0) / n : null);
+  return { dataset: mean(half.dataset), market: mean(half.market) };
 }
 
 type Interval = [number, number] | null;

@@ -100,6 +100,39 @@ function addFile(
   if (!isObject(document) || !Array.isArray(document.forecasts)) return "no forecasts list";
   // ForecastBench scores only files marked eligible for its leaderboard.
   if (document.leaderboard_eligible === false) return "not leaderboard_eligible";
+  const file = fileForecaster(document, models);
+  if (typeof file === "string") return file;
+  const { rows, counted } = readRows(reference, document.forecasts as unknown[], file, lookup);
+  if (rows.length === 0) return "no resolved forecast of a ForecastBench question";
+  const { organization, modelOrganization, model } = file;
+  const dummy =
+    organization === BENCHMARK_ORGANIZATION && modelOrganization === BENCHMARK_ORGANIZATION;
+  // ForecastBench's rule (`get_df_info`): over 5% imputed on all rows, on market rows or on
+  // resolved dataset rows drops the forecast file; its own dummy forecasters are exempt.
+  const check = imputationCheck(counted);
+  if (!dummy && check.over_cutoff) {
+    return `more than ${check.cutoff_pct}% imputed (ForecastBench drops it)`;
+  }
+  if (organization === BENCHMARK_ORGANIZATION && model === "Naive Forecaster") {
+    for (const row of rows) reference.naive.set(row.pk, row.forecast);
+  }
+  reference.rows.push(...rows);
+  reference.forecasters.push(file.forecaster);
+  return null;
+}
+
+/** Who made a forecast file, for what due date, and on which leaderboards it stands. */
+interface FileForecaster {
+  forecaster: string;
+  organization: string;
+  modelOrganization: string;
+  model: string;
+  dueDate: string;
+  identity: Exclude<ReturnType<typeof leaderboardsOf>, string>;
+}
+
+/** The file's forecaster; a string says why the file is left out. */
+function fileForecaster(document: Json, models: ReferenceModels): FileForecaster | string {
   const organization = text(document.organization);
   const model = text(document.model);
   const questionSet = text(document.question_set) ?? text(document["question-set"]);
@@ -108,7 +141,6 @@ function addFile(
     return "lacks organization, model or forecast_due_date";
   }
   const modelOrganization = text(document.model_organization) ?? organization;
-  const forecaster = `${organization}_${modelOrganization}_${model}`;
   const identity = leaderboardsOf(
     {
       organization,
@@ -122,9 +154,27 @@ function addFile(
     models,
   );
   if (typeof identity === "string") return identity;
+  const forecaster = `${organization}_${modelOrganization}_${model}`;
+  return { forecaster, organization, modelOrganization, model, dueDate, identity };
+}
+
+/** A forecast with a known outcome, as ForecastBench's imputation rule counts it. */
+type CountedForecast = { kind: ReferenceRow["kind"]; imputed: boolean; resolved: boolean };
+
+/**
+ * The file's resolved forecasts of ForecastBench questions as rows, and every forecast with a
+ * known outcome for the imputation rule; market values are recorded on the way.
+ */
+function readRows(
+  reference: Reference,
+  forecasts: unknown[],
+  file: FileForecaster,
+  lookup: OutcomeLookup,
+): { rows: ReferenceRow[]; counted: CountedForecast[] } {
+  const { forecaster, organization, modelOrganization, model, dueDate, identity } = file;
   const rows: ReferenceRow[] = [];
-  const counted: { kind: ReferenceRow["kind"]; imputed: boolean; resolved: boolean }[] = [];
-  for (const entry of document.forecasts as unknown[]) {
+  const counted: CountedForecast[] = [];
+  for (const entry of forecasts) {
     if (!isObject(entry)) continue;
     const id = text(entry.id);
     const source = text(entry.source)?.toLowerCase() ?? null;
@@ -160,21 +210,7 @@ function addFile(
       ...identity,
     });
   }
-  if (rows.length === 0) return "no resolved forecast of a ForecastBench question";
-  const dummy =
-    organization === BENCHMARK_ORGANIZATION && modelOrganization === BENCHMARK_ORGANIZATION;
-  // ForecastBench's rule (`get_df_info`): over 5% imputed on all rows, on market rows or on
-  // resolved dataset rows drops the forecast file; its own dummy forecasters are exempt.
-  const check = imputationCheck(counted);
-  if (!dummy && check.over_cutoff) {
-    return `more than ${check.cutoff_pct}% imputed (ForecastBench drops it)`;
-  }
-  if (organization === BENCHMARK_ORGANIZATION && model === "Naive Forecaster") {
-    for (const row of rows) reference.naive.set(row.pk, row.forecast);
-  }
-  reference.rows.push(...rows);
-  reference.forecasters.push(forecaster);
-  return null;
+  return { rows, counted };
 }
 
 function recordMarketValues(reference: Reference, pk: string, entry: Json): void {

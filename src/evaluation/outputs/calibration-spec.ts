@@ -91,13 +91,7 @@ export function calibrationSpec(
       layer: [diagonal],
     };
   }
-  const color = {
-    field: "forecaster",
-    type: "nominal" as const,
-    title: "Forecaster",
-    scale: { domain: Object.keys(series) },
-    legend: { symbolType: "circle", labelLimit: 260 },
-  };
+  const color = forecasterColor(series);
   // Vega estimates text widths without a canvas, generously: short subtitle lines keep the
   // plot from being padded on the right.
   const subtitle = [
@@ -110,64 +104,84 @@ export function calibrationSpec(
     title: { text: title, subtitle, anchor: "start" },
     data: { values: rows },
     spacing: 16,
-    vconcat: [
+    vconcat: [reliabilityPanel(color), countsPanel(color)],
+  };
+}
+
+/** One color per forecaster, in the order of the series. */
+function forecasterColor(series: Record<string, ReliabilityBin[]>) {
+  return {
+    field: "forecaster",
+    type: "nominal" as const,
+    title: "Forecaster",
+    scale: { domain: Object.keys(series) },
+    legend: { symbolType: "circle", labelLimit: 260 },
+  };
+}
+
+type ForecasterColor = ReturnType<typeof forecasterColor>;
+
+/** The bins' mean forecast against the observed frequency, beside the diagonal. */
+function reliabilityPanel(color: ForecasterColor) {
+  return {
+    width: PLOT_SIZE,
+    height: PLOT_SIZE,
+    layer: [
+      diagonal,
       {
-        width: PLOT_SIZE,
-        height: PLOT_SIZE,
-        layer: [
-          diagonal,
-          {
-            mark: { type: "line", strokeWidth: 2, opacity: 0.8 },
-            encoding: {
-              x,
-              y,
-              color,
-              order: { field: "forecast" },
-              description: { field: "forecaster" },
-            },
-          },
-          {
-            mark: { type: "circle", opacity: 0.85, stroke: "white", strokeWidth: 1 },
-            encoding: {
-              x,
-              y,
-              color,
-              size: {
-                field: "n",
-                type: "quantitative",
-                title: "Forecasts in bin",
-                scale: { range: [40, 500], zero: false },
-                // Counts are whole numbers: integer ticks, printed as integers.
-                legend: {
-                  symbolFillColor: "#999",
-                  symbolStrokeColor: "#999",
-                  tickCount: 4,
-                  tickMinStep: 1,
-                  format: "d",
-                },
-              },
-              description: { field: "label" },
-            },
-          },
-        ],
+        mark: { type: "line" as const, strokeWidth: 2, opacity: 0.8 },
+        encoding: {
+          x,
+          y,
+          color,
+          order: { field: "forecast" },
+          description: { field: "forecaster" },
+        },
       },
       {
-        width: PLOT_SIZE,
-        height: COUNTS_HEIGHT,
-        mark: { type: "bar", opacity: 0.85 },
+        mark: { type: "circle" as const, opacity: 0.85, stroke: "white", strokeWidth: 1 },
         encoding: {
-          x: { field: "barStart", ...unit("Forecast probability (bin)") },
-          x2: { field: "barEnd" },
-          y: {
-            field: "n",
-            type: "quantitative",
-            axis: { title: "Forecasts", tickMinStep: 1, format: "d" },
-          },
-          y2: { datum: 0 },
+          x,
+          y,
           color,
+          size: {
+            field: "n",
+            type: "quantitative" as const,
+            title: "Forecasts in bin",
+            scale: { range: [40, 500], zero: false },
+            // Counts are whole numbers: integer ticks, printed as integers.
+            legend: {
+              symbolFillColor: "#999",
+              symbolStrokeColor: "#999",
+              tickCount: 4,
+              tickMinStep: 1,
+              format: "d",
+            },
+          },
           description: { field: "label" },
         },
       },
     ],
+  };
+}
+
+/** Each bin's count of forecasts, a bar per forecaster side by side. */
+function countsPanel(color: ForecasterColor) {
+  return {
+    width: PLOT_SIZE,
+    height: COUNTS_HEIGHT,
+    mark: { type: "bar" as const, opacity: 0.85 },
+    encoding: {
+      x: { field: "barStart", ...unit("Forecast probability (bin)") },
+      x2: { field: "barEnd" },
+      y: {
+        field: "n",
+        type: "quantitative" as const,
+        axis: { title: "Forecasts", tickMinStep: 1, format: "d" },
+      },
+      y2: { datum: 0 },
+      color,
+      description: { field: "label" },
+    },
   };
 }

@@ -22,6 +22,20 @@ th[aria-sort="descending"] button::after { content: " ▼"; }
 .why details { max-width: 28rem; text-align: left; } .reasoning { white-space: pre-wrap; }
 `;
 
+const SCORE_COLUMNS = [
+  "forecaster",
+  "n (binary)",
+  "pooled Brier",
+  "95% interval",
+  "log score",
+  "ECE",
+  "parse rate (first reply)",
+  "parse rate (after re-asks)",
+  "re-asked",
+  "imputed",
+  "cost",
+];
+
 function scoreTable(summary: Summary): string {
   const rows: string[][] = [];
   for (const [model, scores] of Object.entries(summary.models)) {
@@ -69,31 +83,23 @@ function scoreTable(summary: Summary): string {
       "–",
     ]);
   }
-  return table(
-    [
-      "forecaster",
-      "n (binary)",
-      "pooled Brier",
-      "95% interval",
-      "log score",
-      "ECE",
-      "parse rate (first reply)",
-      "parse rate (after re-asks)",
-      "re-asked",
-      "imputed",
-      "cost",
-    ],
-    rows,
-  );
+  return table(SCORE_COLUMNS, rows);
 }
 
 function otherTypes(summary: Summary): string {
+  return [choiceSection(summary), continuousSection(summary)]
+    .filter((part) => part !== "")
+    .join("\n");
+}
+
+/** The models' scores, then the ensembles': the forecasters with scores of every answer type. */
+function modelsAndEnsembles(summary: Summary) {
+  return [...Object.entries(summary.models), ...Object.entries(summary.ensembles)];
+}
+
+function choiceSection(summary: Summary): string {
   const choice: string[][] = [];
-  const continuous: string[][] = [];
-  for (const [model, scores] of [
-    ...Object.entries(summary.models),
-    ...Object.entries(summary.ensembles),
-  ]) {
+  for (const [model, scores] of modelsAndEnsembles(summary)) {
     const mc = scores.multiple_choice;
     if (mc) {
       choice.push([
@@ -103,18 +109,6 @@ function otherTypes(summary: Summary): string {
         interval(mc.brier_ci),
         number(mc.log_score),
         String(mc.imputed),
-      ]);
-    }
-    const c = scores.continuous;
-    if (c) {
-      continuous.push([
-        model,
-        String(c.n),
-        number(c.crps),
-        interval(c.crps_ci),
-        number(c.scaled_crps),
-        number(c.log_score),
-        String(c.missing),
       ]);
     }
   }
@@ -129,35 +123,46 @@ function otherTypes(summary: Summary): string {
       "–",
     ]);
   }
-  const parts: string[] = [];
-  if (choice.length > 0) {
-    parts.push(
-      "<h2>Multiple choice</h2>",
-      table(
-        ["forecaster", "n", "multiclass Brier", "95% interval", "log score", "imputed"],
-        choice,
-      ),
-    );
+  if (choice.length === 0) return "";
+  return [
+    "<h2>Multiple choice</h2>",
+    table(["forecaster", "n", "multiclass Brier", "95% interval", "log score", "imputed"], choice),
+  ].join("\n");
+}
+
+function continuousSection(summary: Summary): string {
+  const continuous: string[][] = [];
+  for (const [model, scores] of modelsAndEnsembles(summary)) {
+    const c = scores.continuous;
+    if (c) {
+      continuous.push([
+        model,
+        String(c.n),
+        number(c.crps),
+        interval(c.crps_ci),
+        number(c.scaled_crps),
+        number(c.log_score),
+        String(c.missing),
+      ]);
+    }
   }
-  if (continuous.length > 0) {
-    parts.push(
-      "<h2>Continuous</h2>",
-      '<p class="note">CRPS is in the question\'s own units; CRPS / |outcome| (1 for an outcome of 0) compares questions of any scale. Lower is better for both.</p>',
-      table(
-        [
-          "forecaster",
-          "n",
-          "CRPS",
-          "95% interval",
-          "CRPS / |outcome|",
-          "Gaussian log score",
-          "unread",
-        ],
-        continuous,
-      ),
-    );
-  }
-  return parts.join("\n");
+  if (continuous.length === 0) return "";
+  return [
+    "<h2>Continuous</h2>",
+    '<p class="note">CRPS is in the question\'s own units; CRPS / |outcome| (1 for an outcome of 0) compares questions of any scale. Lower is better for both.</p>',
+    table(
+      [
+        "forecaster",
+        "n",
+        "CRPS",
+        "95% interval",
+        "CRPS / |outcome|",
+        "Gaussian log score",
+        "unread",
+      ],
+      continuous,
+    ),
+  ].join("\n");
 }
 
 function sourceTable(summary: Summary): string {

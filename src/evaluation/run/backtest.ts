@@ -13,9 +13,9 @@ import {
 } from "../leak-check.js";
 import { loadQuestionSet } from "../question-sets/load.js";
 import type { Summary } from "../summary.js";
-import type { Aggregate, EvalItem } from "../types.js";
+import type { Aggregate, EvalItem, QuestionSet } from "../types.js";
 import { batchInput, MAX_BATCH_LINES } from "./batch-lines.js";
-import { runModelBatch } from "./model-batch.js";
+import { type ModelBatchContext, runModelBatch } from "./model-batch.js";
 import { writeOutputs } from "./outputs.js";
 import { Progress, type ProgressSink } from "./progress.js";
 import { fingerprintOf, newState, readState, StateStore, sha256 } from "./state.js";
@@ -61,17 +61,7 @@ export interface BacktestResult {
  * the batches a previous run in the same --out started, then scores and reports.
  */
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
-  const set = await loadQuestionSet(
-    options.questionsFile,
-    options.resolutionsFile,
-    options.limit,
-    options.seed ?? 0,
-  );
-  if (set.items.length > MAX_BATCH_LINES) {
-    throw new BacktestError(
-      `${set.items.length} requests per model exceed a batch's ${MAX_BATCH_LINES} lines: use --limit`,
-    );
-  }
+  const set = await loadBatchableSet(options);
   const outDir = path.resolve(options.outDir);
   await Promise.all(
     ["requests", "results", "forecastbench"].map((dir) =>
@@ -89,15 +79,65 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       batchInput(set.items, model, { research: options.research, samples: options.samples }),
     ]),
   );
-  const fingerprint = fingerprintOf(
-    [...inputs.entries()].map(([model, input]) => [model, sha256(input)]).sort(),
-  );
-
   const available = await client.listModels();
   checkModels(
     options.models,
     available.map((model) => model.id),
   );
+  const cutoffWarnings = knowledgeCutoffWarnings(cutoffsOf(available, options), set.items);
+  for (const warning of cutoffWarnings) options.log(`eval: warning: ${cutoffMessage(warning)}`);
+
+  const { store, resumed } = await openRun(options, client, outDir, inputs, available);
+  const { state } = store;
+  const spent = async () => {
+    if (state.balance_start_usd === null) return null;
+    const balance = await client.balanceUsd();
+    return balance === null ? null : Math.max(0, state.balance_start_usd - balance);
+  };
+  await runBatches(options, { client, store, outDir }, inputs, spent);
+
+  const requests = await auditStoredRequests(client, state.models, set.items);
+  const summary = await writeOutputs({
+    set,
+    outDir,
+    models: options.models,
+    samples: options.samples,
+    aggregate: options.aggregate,
+    research: options.research,
+    organization: options.organization,
+    reference: options.reference ?? null,
+    endpoint: client.endpoint,
+    state,
+    spentUsd: await spent(),
+    requests,
+    expectedRequestLines: set.items.length * options.models.length,
+    cutoffWarnings,
+    calibrateSeed: options.calibrate ? (options.seed ?? 0) : null,
+  });
+  const evaluationFileId = options.upload
+    ? await uploadReport(client, outDir, summary, options.log)
+    : null;
+  return { summary, resumed, evaluationFileId };
+}
+
+/** The question set, refused when a model's requests would not fit in one batch. */
+async function loadBatchableSet(options: BacktestOptions): Promise<QuestionSet> {
+  const set = await loadQuestionSet(
+    options.questionsFile,
+    options.resolutionsFile,
+    options.limit,
+    options.seed ?? 0,
+  );
+  if (set.items.length > MAX_BATCH_LINES) {
+    throw new BacktestError(
+      `${set.items.length} requests per model exceed a batch's ${MAX_BATCH_LINES} lines: use --limit`,
+    );
+  }
+  return set;
+}
+
+/** Each model's knowledge cutoff: as `/v1/models` declares it, unless the command line says. */
+function cutoffsOf(available: ModelInfo[], options: BacktestOptions): Map<string, string> {
   const cutoffs = new Map<string, string>();
   for (const model of available) {
     if (options.models.includes(model.id) && typeof model.knowledge_cutoff === "string") {
@@ -105,9 +145,23 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     }
   }
   for (const [model, cutoff] of options.knowledgeCutoffs) cutoffs.set(model, cutoff);
-  const cutoffWarnings = knowledgeCutoffWarnings(cutoffs, set.items);
-  for (const warning of cutoffWarnings) options.log(`eval: warning: ${cutoffMessage(warning)}`);
+  return cutoffs;
+}
 
+/**
+ * The run's state: the one a previous run of the same backtest left in --out, else a new one,
+ * saved at once; a state of another backtest is refused.
+ */
+async function openRun(
+  options: BacktestOptions,
+  client: ApiClient,
+  outDir: string,
+  inputs: Map<string, string>,
+  available: ModelInfo[],
+): Promise<{ store: StateStore; resumed: boolean }> {
+  const fingerprint = fingerprintOf(
+    [...inputs.entries()].map(([model, input]) => [model, sha256(input)]).sort(),
+  );
   const saved = await readState(outDir);
   if (saved && (saved.fingerprint !== fingerprint || saved.endpoint !== client.endpoint)) {
     throw new BacktestError(
@@ -139,18 +193,20 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const store = new StateStore(state, outDir);
   if (saved) options.log(`eval: resuming run ${state.run_id} in ${outDir}`);
   else await store.save();
+  return { store, resumed: saved !== null };
+}
 
+/** Every model's batch at once, resumed where a previous run left it, with progress lines. */
+async function runBatches(
+  options: BacktestOptions,
+  run: Pick<ModelBatchContext, "client" | "store" | "outDir">,
+  inputs: Map<string, string>,
+  spent: () => Promise<number | null>,
+): Promise<void> {
   const progress = new Progress(options.progress, options.models);
-  const spent = async () => {
-    if (state.balance_start_usd === null) return null;
-    const balance = await client.balanceUsd();
-    return balance === null ? null : Math.max(0, state.balance_start_usd - balance);
-  };
-  const context = {
-    client,
-    store,
+  const context: ModelBatchContext = {
+    ...run,
     progress,
-    outDir,
     pollMs: options.pollMs,
     refreshSpent: async () => progress.spent(await spent()),
   };
@@ -161,29 +217,6 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   } finally {
     progress.finish();
   }
-
-  const requests = await auditStoredRequests(client, state.models, set.items);
-  const summary = await writeOutputs({
-    set,
-    outDir,
-    models: options.models,
-    samples: options.samples,
-    aggregate: options.aggregate,
-    research: options.research,
-    organization: options.organization,
-    reference: options.reference ?? null,
-    endpoint: client.endpoint,
-    state,
-    spentUsd: await spent(),
-    requests,
-    expectedRequestLines: set.items.length * options.models.length,
-    cutoffWarnings,
-    calibrateSeed: options.calibrate ? (options.seed ?? 0) : null,
-  });
-  const evaluationFileId = options.upload
-    ? await uploadReport(client, outDir, summary, options.log)
-    : null;
-  return { summary, resumed: saved !== null, evaluationFileId };
 }
 
 /** The organization each model belongs to, as `/v1/models` gives it (`owned_by`). */

@@ -6,7 +6,7 @@ import { type BatchInfo, TERMINAL_BATCH_STATUSES } from "../client/api-types.js"
 import { BacktestError } from "../errors.js";
 import { writeFileAtomic } from "./atomic-file.js";
 import type { Progress } from "./progress.js";
-import { type StateStore, sha256 } from "./state.js";
+import { type ModelBatchState, type StateStore, sha256 } from "./state.js";
 
 /** Metadata that finds a batch again after a crash between creating it and saving its id. */
 const RUN_KEY = "sibyl_eval_run";
@@ -65,39 +65,9 @@ export async function runModelBatch(
   if (entry.downloaded) return;
   await writeFileAtomic(files.input, input);
 
-  if (entry.batch_id === null) {
-    // Only an uploaded input can have a batch that a crash kept us from saving.
-    const found =
-      entry.input_file_id === null ? null : await findBatch(client, store.state.run_id, model);
-    if (found) {
-      entry.batch_id = found.id;
-      entry.input_file_id = found.input_file_id;
-    } else {
-      if (entry.input_file_id === null) {
-        entry.input_file_id = (await client.uploadBatchFile(input, path.basename(files.input))).id;
-        await store.save();
-      }
-      const batch = await client.createBatch(entry.input_file_id, {
-        [RUN_KEY]: store.state.run_id,
-        [MODEL_KEY]: model.slice(0, 512),
-      });
-      entry.batch_id = batch.id;
-    }
-    await store.save();
-  }
-
-  const batch = await poll(context, model, entry.batch_id);
-  if (batch.status === "failed") {
-    const reasons = (batch.errors?.data ?? [])
-      .slice(0, 5)
-      .map(
-        (error) =>
-          `${error.line === null ? "" : `line ${error.line}: `}${error.message ?? error.code}`,
-      );
-    throw new BacktestError(
-      `the batch of ${model} (${batch.id}) failed: ${reasons.join("; ") || "no reason given"}`,
-    );
-  }
+  const batchId = entry.batch_id ?? (await startBatch(context, model, entry, input));
+  const batch = await poll(context, model, batchId);
+  if (batch.status === "failed") throw batchFailed(model, batch);
   const [output, errors] = await Promise.all([
     batch.output_file_id ? client.fileContent(batch.output_file_id) : "",
     batch.error_file_id ? client.fileContent(batch.error_file_id) : "",
@@ -107,6 +77,51 @@ export async function runModelBatch(
   entry.status = batch.status;
   entry.downloaded = true;
   await store.save();
+}
+
+/**
+ * Creates the model's batch once, uploading its input first if that was not done; a batch a
+ * crash kept from being saved is found by its metadata instead. Returns its id, saved.
+ */
+async function startBatch(
+  context: ModelBatchContext,
+  model: string,
+  entry: ModelBatchState,
+  input: string,
+): Promise<string> {
+  const { client, store } = context;
+  // Only an uploaded input can have a batch that a crash kept us from saving.
+  const found =
+    entry.input_file_id === null ? null : await findBatch(client, store.state.run_id, model);
+  if (found) {
+    entry.batch_id = found.id;
+    entry.input_file_id = found.input_file_id;
+  } else {
+    if (entry.input_file_id === null) {
+      const name = path.basename(modelFiles(context.outDir, model).input);
+      entry.input_file_id = (await client.uploadBatchFile(input, name)).id;
+      await store.save();
+    }
+    const batch = await client.createBatch(entry.input_file_id, {
+      [RUN_KEY]: store.state.run_id,
+      [MODEL_KEY]: model.slice(0, 512),
+    });
+    entry.batch_id = batch.id;
+  }
+  await store.save();
+  return entry.batch_id;
+}
+
+function batchFailed(model: string, batch: BatchInfo): BacktestError {
+  const reasons = (batch.errors?.data ?? [])
+    .slice(0, 5)
+    .map(
+      (error) =>
+        `${error.line === null ? "" : `line ${error.line}: `}${error.message ?? error.code}`,
+    );
+  return new BacktestError(
+    `the batch of ${model} (${batch.id}) failed: ${reasons.join("; ") || "no reason given"}`,
+  );
 }
 
 async function findBatch(

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { evaluate } from "../evaluate.js";
-import { loadReference, type OutcomeLookup } from "../forecastbench/reference.js";
+import { loadReference, type OutcomeLookup, type Reference } from "../forecastbench/reference.js";
 import { loadReferenceModels, type ReferenceOptions } from "../forecastbench/reference-models.js";
 import { heldOutCalibration } from "../held-out-calibration.js";
 import {
@@ -15,7 +15,7 @@ import { reportHtml } from "../outputs/report-html.js";
 import { itemKey } from "../question-sets/forecastbench.js";
 import { buildRecords, type ForecastRecord } from "../results/records.js";
 import { parseResults } from "../results/replies.js";
-import { buildSummary, type Summary } from "../summary.js";
+import { buildSummary, type RunInfo, type Summary } from "../summary.js";
 import type { Aggregate, QuestionSet } from "../types.js";
 import { writeFileAtomic } from "./atomic-file.js";
 import { readModelResults, safeName } from "./model-batch.js";
@@ -45,21 +45,10 @@ export interface OutputInput {
  * submission per model, calibration.svg and report.html into --out. Reads only local files.
  */
 export async function writeOutputs(input: OutputInput): Promise<Summary> {
-  const { set, outDir } = input;
-  const records = new Map<string, ForecastRecord[]>();
-  for (const model of input.models) {
-    const replies = parseResults(...(await readModelResults(outDir, model)));
-    records.set(model, buildRecords(set.items, replies, model, input.samples, input.aggregate));
-  }
+  const { set } = input;
+  const records = await readRecords(input);
   const options = input.reference;
-  const reference =
-    options === null
-      ? null
-      : await loadReference(
-          options.dir,
-          outcomeLookup(set),
-          options.modelsFile === null ? new Map() : await loadReferenceModels(options.modelsFile),
-        );
+  const reference = options === null ? null : await readReference(options, set);
   const evaluation = evaluate(
     set,
     records,
@@ -72,27 +61,12 @@ export async function writeOutputs(input: OutputInput): Promise<Summary> {
   const summary = buildSummary({
     set,
     evaluation,
-    run: {
-      run_id: input.state.run_id,
-      endpoint: input.endpoint,
-      models: input.models,
-      samples: input.samples,
-      aggregate: input.aggregate,
-      research: input.research,
-      batches: Object.fromEntries(
-        input.models.map((model) => {
-          const entry = input.state.models[model];
-          return [model, { batch_id: entry?.batch_id ?? null, status: entry?.status ?? null }];
-        }),
-      ),
-      spent_usd: input.spentUsd,
-    },
+    run: runInfo(input),
     requests: input.requests,
     requestsOk: requestsPass(input.requests, input.expectedRequestLines),
     cutoffWarnings: input.cutoffWarnings,
     research: input.research ? auditCitations(allRecords) : null,
   });
-
   if (input.calibrateSeed !== null) {
     summary.held_out_calibration = heldOutCalibration(set, records, input.calibrateSeed);
   }
@@ -102,32 +76,76 @@ export async function writeOutputs(input: OutputInput): Promise<Summary> {
     ),
   );
   const svg = await calibrationSvg(plotted, `Calibration: ${set.name}`);
-  const writes = [
-    writeFileAtomic(path.join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`),
-    writeFileAtomic(
-      path.join(outDir, "forecasts.jsonl"),
-      forecastRows(allRecords, set.resolutions),
+  const file = (name: string) => path.join(input.outDir, name);
+  await Promise.all([
+    writeFileAtomic(file("summary.json"), `${JSON.stringify(summary, null, 2)}\n`),
+    writeFileAtomic(file("forecasts.jsonl"), forecastRows(allRecords, set.resolutions)),
+    writeFileAtomic(file("calibration.svg"), svg),
+    writeFileAtomic(file("report.html"), reportHtml(summary, svg)),
+    ...writeSubmissions(input, records),
+  ]);
+  return summary;
+}
+
+/** Every model's forecasts, read from its saved batch results. */
+async function readRecords(input: OutputInput): Promise<Map<string, ForecastRecord[]>> {
+  const records = new Map<string, ForecastRecord[]>();
+  for (const model of input.models) {
+    const replies = parseResults(...(await readModelResults(input.outDir, model)));
+    records.set(
+      model,
+      buildRecords(input.set.items, replies, model, input.samples, input.aggregate),
+    );
+  }
+  return records;
+}
+
+async function readReference(options: ReferenceOptions, set: QuestionSet): Promise<Reference> {
+  return loadReference(
+    options.dir,
+    outcomeLookup(set),
+    options.modelsFile === null ? new Map() : await loadReferenceModels(options.modelsFile),
+  );
+}
+
+function runInfo(input: OutputInput): RunInfo {
+  return {
+    run_id: input.state.run_id,
+    endpoint: input.endpoint,
+    models: input.models,
+    samples: input.samples,
+    aggregate: input.aggregate,
+    research: input.research,
+    batches: Object.fromEntries(
+      input.models.map((model) => {
+        const entry = input.state.models[model];
+        return [model, { batch_id: entry?.batch_id ?? null, status: entry?.status ?? null }];
+      }),
     ),
-    writeFileAtomic(path.join(outDir, "calibration.svg"), svg),
-    writeFileAtomic(path.join(outDir, "report.html"), reportHtml(summary, svg)),
-  ];
-  for (const [model, list] of records) {
+    spent_usd: input.spentUsd,
+  };
+}
+
+/** A ForecastBench submission file per model that has one, in forecastbench/. */
+function writeSubmissions(
+  input: OutputInput,
+  records: Map<string, ForecastRecord[]>,
+): Promise<void>[] {
+  return [...records].flatMap(([model, list]) => {
     const submission = submissionFile(list, {
       model,
       organization: input.organization,
       modelOrganization: input.state.model_organizations?.[model] ?? null,
     });
-    if (submission === null) continue;
+    if (submission === null) return [];
     const name = `${submission.forecast_due_date}.${safeName(input.organization)}.${safeName(model)}.json`;
-    writes.push(
+    return [
       writeFileAtomic(
-        path.join(outDir, "forecastbench", name),
+        path.join(input.outDir, "forecastbench", name),
         `${JSON.stringify(submission, null, 2)}\n`,
       ),
-    );
-  }
-  await Promise.all(writes);
-  return summary;
+    ];
+  });
 }
 
 /** Outcomes of the run's own round, for reference rows that carry none. */

@@ -77,89 +77,110 @@ const roundPair = (pair: [number, number] | null): [number, number] | null =>
   pair === null ? null : [round(pair[0]) ?? 0, round(pair[1]) ?? 0];
 
 export function scoreCases(cases: ScoredCase[]): Scored {
-  const binary = { brier: [] as number[], log: [] as number[], imputed: 0 };
-  const choice = { brier: [] as number[], log: [] as number[], imputed: 0, n: 0 };
-  const continuous = {
+  const tally = new ScoreTally();
+  for (const scored of cases) {
+    const { outcome } = scored.resolution;
+    if (outcome.type === "binary") tally.addBinary(scored, outcome.value);
+    else if (outcome.type === "multiple_choice") tally.addChoice(scored, outcome.index);
+    else tally.addContinuous(scored, outcome.value);
+  }
+  return { metrics: tally.metrics(), binaryBrier: tally.binaryBrier, pairs: tally.pairs };
+}
+
+/** Every case's scores by answer type; a missing forecast is imputed where the type allows. */
+class ScoreTally {
+  readonly pairs: ProbabilityPair[] = [];
+  readonly binaryBrier = new Map<string, number>();
+  private readonly binary = { brier: [] as number[], log: [] as number[], imputed: 0 };
+  private readonly choice = { brier: [] as number[], log: [] as number[], imputed: 0, n: 0 };
+  private readonly continuous = {
     crps: [] as number[],
     scaled: [] as number[],
     log: [] as number[],
     missing: 0,
     n: 0,
   };
-  const pairs: ProbabilityPair[] = [];
-  const binaryBrier = new Map<string, number>();
-  const bySource = new Map<string, number[]>();
+  private readonly bySource = new Map<string, number[]>();
 
-  for (const scored of cases) {
-    const { outcome } = scored.resolution;
-    const forecast = scored.forecast;
-    if (outcome.type === "binary") {
-      const probability = forecast?.type === "binary" ? forecast.probability : 0.5;
-      if (forecast?.type !== "binary") binary.imputed += 1;
-      const brier = brierScore(probability, outcome.value);
-      binary.brier.push(brier);
-      binary.log.push(binaryLogScore(probability, outcome.value));
-      pairs.push({ probability, outcome: outcome.value });
-      binaryBrier.set(caseKey(scored), brier);
-      const source = bySource.get(scored.item.source) ?? [];
-      source.push(brier);
-      bySource.set(scored.item.source, source);
-    } else if (outcome.type === "multiple_choice") {
-      choice.n += 1;
-      const count = scored.item.options?.length ?? 2;
-      const probabilities =
-        forecast?.type === "multiple_choice"
-          ? forecast.probabilities
-          : Array.from({ length: count }, () => 1 / count);
-      if (forecast?.type !== "multiple_choice") choice.imputed += 1;
-      choice.brier.push(multiclassBrierScore(probabilities, outcome.index));
-      choice.log.push(multiclassLogScore(probabilities, outcome.index));
-    } else {
-      continuous.n += 1;
-      if (forecast?.type !== "continuous") {
-        continuous.missing += 1;
-        continue;
-      }
-      const crps = normalCrps(forecast.mean, forecast.sd, outcome.value);
-      continuous.crps.push(crps);
-      continuous.scaled.push(crps / (outcome.value === 0 ? 1 : Math.abs(outcome.value)));
-      continuous.log.push(gaussianLogScore(forecast.mean, forecast.sd, outcome.value));
+  /** A binary case; no binary forecast counts as 0.5. */
+  addBinary(scored: ScoredCase, value: number): void {
+    const { forecast } = scored;
+    const probability = forecast?.type === "binary" ? forecast.probability : 0.5;
+    if (forecast?.type !== "binary") this.binary.imputed += 1;
+    const brier = brierScore(probability, value);
+    this.binary.brier.push(brier);
+    this.binary.log.push(binaryLogScore(probability, value));
+    this.pairs.push({ probability, outcome: value });
+    this.binaryBrier.set(caseKey(scored), brier);
+    const source = this.bySource.get(scored.item.source) ?? [];
+    source.push(brier);
+    this.bySource.set(scored.item.source, source);
+  }
+
+  /** A multiple-choice case; no such forecast counts as every option alike. */
+  addChoice(scored: ScoredCase, index: number): void {
+    const { forecast } = scored;
+    this.choice.n += 1;
+    const count = scored.item.options?.length ?? 2;
+    const probabilities =
+      forecast?.type === "multiple_choice"
+        ? forecast.probabilities
+        : Array.from({ length: count }, () => 1 / count);
+    if (forecast?.type !== "multiple_choice") this.choice.imputed += 1;
+    this.choice.brier.push(multiclassBrierScore(probabilities, index));
+    this.choice.log.push(multiclassLogScore(probabilities, index));
+  }
+
+  /** A continuous case; one without a continuous forecast is counted missing, not scored. */
+  addContinuous(scored: ScoredCase, value: number): void {
+    const { forecast } = scored;
+    this.continuous.n += 1;
+    if (forecast?.type !== "continuous") {
+      this.continuous.missing += 1;
+      return;
     }
+    const crps = normalCrps(forecast.mean, forecast.sd, value);
+    this.continuous.crps.push(crps);
+    this.continuous.scaled.push(crps / (value === 0 ? 1 : Math.abs(value)));
+    this.continuous.log.push(gaussianLogScore(forecast.mean, forecast.sd, value));
   }
 
-  const metrics: Metrics = {
-    n: binary.brier.length,
-    brier: round(mean(binary.brier)),
-    log_score: round(mean(binary.log)),
-    brier_ci: roundPair(bootstrapInterval(binary.brier)),
-    ece: round(expectedCalibrationError(pairs)),
-    imputed: binary.imputed,
-    by_source: Object.fromEntries(
-      [...bySource.entries()]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([source, scores]) => [source, { n: scores.length, brier: round(mean(scores)) }]),
-    ),
-  };
-  if (choice.n > 0) {
-    metrics.multiple_choice = {
-      n: choice.n,
-      brier: round(mean(choice.brier)),
-      log_score: round(mean(choice.log)),
-      brier_ci: roundPair(bootstrapInterval(choice.brier)),
-      imputed: choice.imputed,
+  metrics(): Metrics {
+    const { binary, choice, continuous } = this;
+    const metrics: Metrics = {
+      n: binary.brier.length,
+      brier: round(mean(binary.brier)),
+      log_score: round(mean(binary.log)),
+      brier_ci: roundPair(bootstrapInterval(binary.brier)),
+      ece: round(expectedCalibrationError(this.pairs)),
+      imputed: binary.imputed,
+      by_source: Object.fromEntries(
+        [...this.bySource.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([source, scores]) => [source, { n: scores.length, brier: round(mean(scores)) }]),
+      ),
     };
+    if (choice.n > 0) {
+      metrics.multiple_choice = {
+        n: choice.n,
+        brier: round(mean(choice.brier)),
+        log_score: round(mean(choice.log)),
+        brier_ci: roundPair(bootstrapInterval(choice.brier)),
+        imputed: choice.imputed,
+      };
+    }
+    if (continuous.n > 0) {
+      metrics.continuous = {
+        n: continuous.crps.length,
+        crps: round(mean(continuous.crps)),
+        scaled_crps: round(mean(continuous.scaled)),
+        log_score: round(mean(continuous.log)),
+        crps_ci: roundPair(bootstrapInterval(continuous.crps)),
+        missing: continuous.missing,
+      };
+    }
+    return metrics;
   }
-  if (continuous.n > 0) {
-    metrics.continuous = {
-      n: continuous.crps.length,
-      crps: round(mean(continuous.crps)),
-      scaled_crps: round(mean(continuous.scaled)),
-      log_score: round(mean(continuous.log)),
-      crps_ci: roundPair(bootstrapInterval(continuous.crps)),
-      missing: continuous.missing,
-    };
-  }
-  return { metrics, binaryBrier, pairs };
 }
 
 /** Mean difference a − b over the cases both scored, with its bootstrap interval. */

@@ -1,6 +1,8 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
+import type { UsageQuery } from "../../billing/usage-report.js";
 import { listPage } from "../../db/list-pages.js";
 import type { Services } from "../../services.js";
+import type { Clock } from "../../util/clock.js";
 import type { App } from "../app-instance.js";
 import { principalOf } from "../auth.js";
 import { ErrorResponse, withErrors } from "../schemas/common.js";
@@ -36,20 +38,8 @@ export function registerOrganizationUsageRoutes(app: App, services: Services): v
       },
     },
     async (request) => {
-      const { query } = request;
-      const endTime = queryEndTime(query.start_time, query.end_time, services.clock);
-      const page = await services.usage.completions(principalOf(request).organizationId, {
-        startTime: query.start_time,
-        endTime,
-        groupBy: query.group_by ?? [],
-        models: query.models,
-        apiKeyIds: query.api_key_ids,
-        limit: query.limit,
-        page:
-          query.page === undefined
-            ? undefined
-            : usagePageStart(query.page, query.start_time, endTime),
-      });
+      const query = usageQuery(request.query, services.clock);
+      const page = await services.usage.completions(principalOf(request).organizationId, query);
       return usagePageObject(page);
     },
   );
@@ -79,4 +69,19 @@ export function registerOrganizationUsageRoutes(app: App, services: Services): v
       return listPage(page.entries.map(ledgerEntryObject), page.hasMore);
     },
   );
+}
+
+/** The usage query as the report reads it: the range's end defaulted, the page cursor checked. */
+function usageQuery(query: Static<typeof UsageQuerySchema>, clock: Clock): UsageQuery {
+  const endTime = queryEndTime(query.start_time, query.end_time, clock);
+  return {
+    startTime: query.start_time,
+    endTime,
+    groupBy: query.group_by ?? [],
+    models: query.models,
+    apiKeyIds: query.api_key_ids,
+    limit: query.limit,
+    page:
+      query.page === undefined ? undefined : usagePageStart(query.page, query.start_time, endTime),
+  };
 }

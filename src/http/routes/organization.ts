@@ -1,7 +1,7 @@
 import type { Services } from "../../services.js";
 import type { App } from "../app-instance.js";
 import { registerOrganizationCostRoutes } from "./organization-costs.js";
-import { registerOrganizationKeyRoutes } from "./organization-keys.js";
+import { registerOrganizationKeyRoutes } from "./organization-keys/index.js";
 import { registerOrganizationUsageRoutes } from "./organization-usage.js";
 
 /** The organization API (`/v1/organization/…`): keys, usage, costs and the ledger. */

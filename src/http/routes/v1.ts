@@ -1,10 +1,10 @@
 import type { Services } from "../../services.js";
 import type { App } from "../app-instance.js";
 import { registerBalanceRoutes } from "./balance.js";
-import { registerBatchRoutes } from "./batches.js";
+import { registerBatchRoutes } from "./batches/index.js";
 import { registerCalibrationRoutes } from "./calibrations.js";
 import { registerCompletionRoutes } from "./completions.js";
-import { registerFileRoutes } from "./files.js";
+import { registerFileRoutes } from "./files/index.js";
 import { registerModelRoutes } from "./models.js";
 import { registerTopupRoute } from "./mpp-topup.js";
 import { registerOrganizationRoutes } from "./organization.js";

@@ -77,10 +77,7 @@ export function readWhole(
       onResponseEnd() {
         const whole = reply;
         if (!whole) return;
-        whole.text =
-          chunks.length === 1
-            ? (chunks[0] as Buffer).toString("utf8")
-            : Buffer.concat(chunks).toString("utf8");
+        whole.text = utf8Text(chunks);
         finish(() => resolve(whole));
       },
       onResponseError(_controller, error) {
@@ -94,4 +91,11 @@ export function readWhole(
       finish(() => reject(new ExchangeError(error, null)));
     }
   });
+}
+
+/** The body's text; a body that came in one chunk is not copied first. */
+function utf8Text(chunks: Buffer[]): string {
+  return chunks.length === 1
+    ? (chunks[0] as Buffer).toString("utf8")
+    : Buffer.concat(chunks).toString("utf8");
 }
