@@ -124,7 +124,7 @@ function foldUnion(group: AjvError[]): AjvError[] {
   if (!group.some((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) return group;
   const branches = group.filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf");
   const specific = branches.filter((e) => e.keyword !== "type" && e.keyword !== "const");
-  if (specific.length > 0) return specific;
+  if (specific.length > 0) return stringShapes(specific) ?? specific;
   const literals = branches.filter((e) => e.keyword === "const");
   if (literals.length > 0) {
     // A union of literals is an enum: name every allowed value.
@@ -133,6 +133,29 @@ function foldUnion(group: AjvError[]): AjvError[] {
   }
   const typed = branches.find((e) => e.keyword === "type" && e.params.type !== "null");
   return [typed ?? (group[0] as AjvError)];
+}
+
+/** What a value of each string format looks like, for a message naming the formats a union takes. */
+const FORMAT_EXAMPLES: Record<string, string> = {
+  "date-time": "2026-03-01T12:00:00Z",
+  date: "2026-03-01",
+};
+
+/**
+ * A string that fits none of a union's formats and patterns (e.g. a date or a date-time) is one
+ * problem, not one per branch: a single format error naming every format, with examples. The
+ * patterns are variants of those formats, described by the schema's documentation.
+ */
+function stringShapes(specific: AjvError[]): AjvError[] | null {
+  if (!specific.every((e) => e.keyword === "format" || e.keyword === "pattern")) return null;
+  const formats = [
+    ...new Set(specific.flatMap((e) => (e.keyword === "format" ? [String(e.params.format)] : []))),
+  ];
+  if (formats.length === 0 || specific.length < 2) return null;
+  const examples = formats.flatMap((format) => FORMAT_EXAMPLES[format] ?? []);
+  const named = formats.join(" or ");
+  const format = examples.length > 0 ? `${named} (e.g. ${examples.join(" or ")})` : named;
+  return [{ ...(specific[0] as AjvError), keyword: "format", params: { format } }];
 }
 
 function pathSegments(instancePath: string): (string | number)[] {

@@ -159,6 +159,18 @@ describe("422 validation errors in FastAPI's shape, with an OpenAI error", () =>
     },
   );
 
+  it.each(["next tuesday", "2024-13-01", "01/03/2026", "2026-03-01 12:00"])(
+    "reads a prediction_date that is no date as one problem naming the forms it may take: %s",
+    async (date) => {
+      const response = await send("/v1/chat/completions", { ...chat, prediction_date: date });
+      expect(response.status).toBe(422);
+      expect(details(response)).toHaveLength(1);
+      expect(response.error.message).toBe(
+        "body.prediction_date: Input should be a valid date-time or date (e.g. 2026-03-01T12:00:00Z or 2026-03-01)",
+      );
+    },
+  );
+
   it("reports every problem, not only the first", async () => {
     const response = await send("/v1/chat/completions", { ...chat, temperature: 9, n: 0 });
     expect(response.status).toBe(422);
