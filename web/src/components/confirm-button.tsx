@@ -20,12 +20,7 @@ export function ConfirmButton({
   disabled,
 }: ConfirmButtonProps) {
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
   const openerRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) confirmRef.current?.focus();
-  }, [asking]);
   const cancel = () => {
     setAsking(false);
     requestAnimationFrame(() => openerRef.current?.focus());
@@ -45,13 +40,35 @@ export function ConfirmButton({
     );
   }
   return (
+    <ConfirmQuestion
+      label={label}
+      question={question}
+      onConfirm={onConfirm}
+      onDone={() => setAsking(false)}
+      onCancel={cancel}
+    />
+  );
+}
+
+/** The question in place of the button, with focus on "Yes"; Escape backs out. */
+function ConfirmQuestion(props: {
+  label: string;
+  question: string;
+  onConfirm: () => Promise<void> | void;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirmRef.current?.focus(), []);
+  return (
     <fieldset
       className="confirm"
       onKeyDown={(event) => {
-        if (event.key === "Escape") cancel();
+        if (event.key === "Escape") props.onCancel();
       }}
     >
-      <legend>{question}</legend>
+      <legend>{props.question}</legend>
       <button
         ref={confirmRef}
         type="button"
@@ -60,16 +77,16 @@ export function ConfirmButton({
         onClick={async () => {
           setBusy(true);
           try {
-            await onConfirm();
+            await props.onConfirm();
           } finally {
             setBusy(false);
-            setAsking(false);
+            props.onDone();
           }
         }}
       >
-        Yes, {label.toLowerCase()}
+        Yes, {props.label.toLowerCase()}
       </button>
-      <button type="button" onClick={cancel}>
+      <button type="button" onClick={props.onCancel}>
         Cancel
       </button>
     </fieldset>

@@ -28,26 +28,7 @@ export function EvaluationReport({ api, evaluation }: { api: Api; evaluation: Ev
   return (
     <section className="card" aria-labelledby="report-heading">
       <h2 id="report-heading">Report: {title}</h2>
-      <dl className="facts">
-        <div>
-          <dt>Run</dt>
-          <dd>{when(file.created_at)}</dd>
-        </div>
-        <div>
-          <dt>Questions</dt>
-          <dd>{count(summary.question_set.questions)}</dd>
-        </div>
-        <div>
-          <dt>Models</dt>
-          <dd>{summary.run.models.join(", ")}</dd>
-        </div>
-        {summary.leak_check ? (
-          <div>
-            <dt>Leak check</dt>
-            <dd>{summary.leak_check.ok ? "passed" : "FAILED"}</dd>
-          </div>
-        ) : null}
-      </dl>
+      <RunFacts evaluation={evaluation} />
       <ScoreTable evaluation={evaluation} />
       <OtherTypesTable evaluation={evaluation} />
       {summary.warnings?.length ? (
@@ -75,6 +56,33 @@ export function EvaluationReport({ api, evaluation }: { api: Api; evaluation: Ev
       </div>
       <LiveRegion tone="error">{message}</LiveRegion>
     </section>
+  );
+}
+
+/** When the backtest ran, on how many questions and models, and whether it leaked. */
+function RunFacts({ evaluation }: { evaluation: Evaluation }) {
+  const { file, summary } = evaluation;
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Run</dt>
+        <dd>{when(file.created_at)}</dd>
+      </div>
+      <div>
+        <dt>Questions</dt>
+        <dd>{count(summary.question_set.questions)}</dd>
+      </div>
+      <div>
+        <dt>Models</dt>
+        <dd>{summary.run.models.join(", ")}</dd>
+      </div>
+      {summary.leak_check ? (
+        <div>
+          <dt>Leak check</dt>
+          <dd>{summary.leak_check.ok ? "passed" : "FAILED"}</dd>
+        </div>
+      ) : null}
+    </dl>
   );
 }
 

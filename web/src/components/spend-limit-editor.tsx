@@ -12,25 +12,51 @@ interface SpendLimitEditorProps {
 /** A button that opens a small form to change, or remove, a key's spend limit. */
 export function SpendLimitEditor({ keyLabel, limitUsd, onSave }: SpendLimitEditorProps) {
   const [open, setOpen] = useState(false);
-  const [value, setValue] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
-  const input = useRef<HTMLInputElement>(null);
   const wasOpen = useRef(false);
   useEffect(() => {
-    // Opening moves focus to the limit; closing hands it back to the button that opened it.
-    if (open) input.current?.focus();
-    else if (wasOpen.current) opener.current?.focus();
+    // Closing hands focus back to the button that opened the form.
+    if (!open && wasOpen.current) opener.current?.focus();
     wasOpen.current = open;
   }, [open]);
+
+  if (!open) {
+    return (
+      <button
+        ref={opener}
+        type="button"
+        aria-label={`Edit the spend limit of key ${keyLabel}`}
+        onClick={() => setOpen(true)}
+      >
+        Edit
+      </button>
+    );
+  }
+  return (
+    <LimitForm
+      keyLabel={keyLabel}
+      limitUsd={limitUsd}
+      onSave={onSave}
+      onClose={() => setOpen(false)}
+    />
+  );
+}
+
+/** The open editor: starts from the current limit, with focus on it, and closes once saved. */
+function LimitForm(props: SpendLimitEditorProps & { onClose: () => void }) {
+  const { keyLabel, limitUsd } = props;
+  const [value, setValue] = useState(limitUsd === null ? "" : String(limitUsd));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
 
   const save = async (limit: number | null) => {
     setBusy(true);
     setError(null);
     try {
-      await onSave(limit);
-      setOpen(false);
+      await props.onSave(limit);
+      props.onClose();
     } catch (failure) {
       setError(messageOf(failure));
     } finally {
@@ -41,23 +67,6 @@ export function SpendLimitEditor({ keyLabel, limitUsd, onSave }: SpendLimitEdito
     event.preventDefault();
     void save(Number(value));
   };
-
-  if (!open) {
-    return (
-      <button
-        ref={opener}
-        type="button"
-        aria-label={`Edit the spend limit of key ${keyLabel}`}
-        onClick={() => {
-          setValue(limitUsd === null ? "" : String(limitUsd));
-          setError(null);
-          setOpen(true);
-        }}
-      >
-        Edit
-      </button>
-    );
-  }
   const inputId = `limit-${keyLabel.replaceAll(/\W+/g, "-")}`;
   return (
     <form className="limit-form" onSubmit={submit}>
@@ -75,24 +84,40 @@ export function SpendLimitEditor({ keyLabel, limitUsd, onSave }: SpendLimitEdito
         value={value}
         onChange={(event) => setValue(event.target.value)}
       />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          Save
-        </button>
-        {limitUsd !== null ? (
-          <button type="button" disabled={busy} onClick={() => void save(null)}>
-            Remove limit
-          </button>
-        ) : null}
-        <button type="button" disabled={busy} onClick={() => setOpen(false)}>
-          Cancel
-        </button>
-      </div>
+      <LimitFormActions
+        busy={busy}
+        canRemove={limitUsd !== null}
+        onRemove={() => void save(null)}
+        onCancel={props.onClose}
+      />
       {error ? (
         <p className="field-error" role="alert">
           {error}
         </p>
       ) : null}
     </form>
+  );
+}
+
+function LimitFormActions(props: {
+  busy: boolean;
+  canRemove: boolean;
+  onRemove: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="actions">
+      <button type="submit" className="primary" disabled={props.busy}>
+        Save
+      </button>
+      {props.canRemove ? (
+        <button type="button" disabled={props.busy} onClick={props.onRemove}>
+          Remove limit
+        </button>
+      ) : null}
+      <button type="button" disabled={props.busy} onClick={props.onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }

@@ -2,14 +2,13 @@ import { useState } from "react";
 import { type Api, messageOf } from "../api/client";
 import { deleteFile, fileContent, files as listFiles } from "../api/endpoints";
 import type { FileObject } from "../api/types";
-import { ConfirmButton } from "../components/confirm-button";
 import { LiveRegion, Loading } from "../components/notice";
 import { useLoad } from "../components/use-load";
 import { download } from "../csv";
-import { bytes, when } from "../format";
+import { FileTable } from "./file-table";
 
-export function Files({ api }: { api: Api }) {
-  const [list, reload] = useLoad(() => listFiles(api), [api]);
+/** Deleting and downloading a file; a failure, or a deletion, is said in the message. */
+function useFileActions(api: Api, reload: () => void) {
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const remove = async (file: FileObject) => {
     try {
@@ -27,6 +26,12 @@ export function Files({ api }: { api: Api }) {
       setMessage({ tone: "error", text: messageOf(error) });
     }
   };
+  return { message, remove, save };
+}
+
+export function Files({ api }: { api: Api }) {
+  const [list, reload] = useLoad(() => listFiles(api), [api]);
+  const { message, remove, save } = useFileActions(api, reload);
   if (list.state === "loading") return <Loading what="files" />;
   if (list.state === "failed") return <LiveRegion tone="error">{list.message}</LiveRegion>;
   return (
@@ -39,57 +44,7 @@ export function Files({ api }: { api: Api }) {
             No files. Batch input files are uploaded with the API (<code>POST /v1/files</code>).
           </p>
         ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Purpose</th>
-                  <th scope="col" className="num">
-                    Size
-                  </th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.value.data.map((file) => (
-                  <tr key={file.id}>
-                    <th scope="row">
-                      {file.filename}
-                      <div className="muted small">
-                        <code>{file.id}</code>
-                      </div>
-                    </th>
-                    <td>{file.purpose}</td>
-                    <td className="num">{bytes(file.bytes)}</td>
-                    <td>{when(file.created_at)}</td>
-                    <td>{when(file.expires_at, "never")}</td>
-                    <td>
-                      <div className="actions">
-                        <button
-                          type="button"
-                          aria-label={`Download ${file.filename}`}
-                          onClick={() => save(file)}
-                        >
-                          Download
-                        </button>
-                        <ConfirmButton
-                          label="Delete"
-                          accessibleLabel={`Delete ${file.filename}`}
-                          question={`Delete ${file.filename}?`}
-                          onConfirm={() => remove(file)}
-                        />
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <FileTable files={list.value.data} onSave={save} onRemove={remove} />
         )}
       </section>
     </div>

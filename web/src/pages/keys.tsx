@@ -1,32 +1,19 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { type Api, messageOf } from "../api/client";
-import { allKeys, createKey, revokeKey, updateKey } from "../api/endpoints";
-import type { ApiKey, CreatedApiKey, KeyScope } from "../api/types";
-import { ConfirmButton } from "../components/confirm-button";
+import { allKeys, revokeKey, updateKey } from "../api/endpoints";
+import type { ApiKey, CreatedApiKey } from "../api/types";
 import { CopyButton } from "../components/copy-button";
 import { LiveRegion, Loading } from "../components/notice";
-import { SpendLimitEditor } from "../components/spend-limit-editor";
 import { useLoad } from "../components/use-load";
-import { dayStart, usd, when } from "../format";
+import { usd } from "../format";
+import { CreateKeyForm } from "./key-create-form";
+import { KeyTable, keyLabel } from "./key-table";
 import { AdminOnly, needsAdmin } from "./shared";
 
-const keyLabel = (key: ApiKey) => key.name ?? key.redacted_value;
-/** The name the server gives the keys that dashboard sign-in links issue. */
-const SIGN_IN_KEY_NAME = "dashboard sign-in";
+type Message = { tone: "success" | "error"; text: string } | null;
 
-export function Keys({ api }: { api: Api }) {
-  const [keys, reload] = useLoad(() => allKeys(api), [api]);
-  const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-
-  if (keys.state === "loading") return <Loading what="keys" />;
-  if (keys.state === "failed") {
-    return needsAdmin(keys.error) ? (
-      <AdminOnly what="Managing API keys" />
-    ) : (
-      <LiveRegion tone="error">{keys.message}</LiveRegion>
-    );
-  }
+/** Revoking and changing limits: each says what it did, then loads the keys again. */
+function useKeyActions(api: Api, reload: () => void, setMessage: (message: Message) => void) {
   const revoke = async (key: ApiKey) => {
     try {
       await revokeKey(api, key.id);
@@ -47,85 +34,30 @@ export function Keys({ api }: { api: Api }) {
     });
     reload();
   };
+  return { revoke, changeLimit };
+}
+
+export function Keys({ api }: { api: Api }) {
+  const [keys, reload] = useLoad(() => allKeys(api), [api]);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [message, setMessage] = useState<Message>(null);
+  const { revoke, changeLimit } = useKeyActions(api, reload, setMessage);
+
+  if (keys.state === "loading") return <Loading what="keys" />;
+  if (keys.state === "failed") {
+    return needsAdmin(keys.error) ? (
+      <AdminOnly what="Managing API keys" />
+    ) : (
+      <LiveRegion tone="error">{keys.message}</LiveRegion>
+    );
+  }
   return (
     <div className="stack">
       <LiveRegion tone={message?.tone}>{message?.text}</LiveRegion>
       {created ? <NewSecret created={created} onDone={() => setCreated(null)} /> : null}
       <section className="card" aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys of your organization</h2>
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col" className="num">
-                  Spend limit
-                </th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.value.map((key) => (
-                <tr key={key.id} className={key.revoked_at ? "revoked" : undefined}>
-                  <th scope="row">
-                    {key.name ?? <span className="muted">unnamed</span>}
-                    {key.name === SIGN_IN_KEY_NAME ? (
-                      <>
-                        {" "}
-                        <span
-                          className="badge badge-sign-in"
-                          title="Issued by a dashboard sign-in link; expires with its session"
-                        >
-                          sign-in
-                        </span>
-                      </>
-                    ) : null}
-                  </th>
-                  <td>
-                    <code>{key.redacted_value}</code>
-                  </td>
-                  <td>
-                    <span className={`badge badge-${key.scope}`}>{key.scope}</span>
-                  </td>
-                  <td>{when(key.created_at)}</td>
-                  <td>{when(key.last_used_at)}</td>
-                  <td>{when(key.expires_at, "never")}</td>
-                  <td className="num">
-                    <div className="limit-cell">
-                      {key.spend_limit_usd === null ? "none" : usd(key.spend_limit_usd)}
-                      {key.revoked_at ? null : (
-                        <SpendLimitEditor
-                          keyLabel={keyLabel(key)}
-                          limitUsd={key.spend_limit_usd}
-                          onSave={(limit) => changeLimit(key, limit)}
-                        />
-                      )}
-                    </div>
-                  </td>
-                  <td>
-                    {key.revoked_at ? (
-                      <span className="muted">revoked {when(key.revoked_at)}</span>
-                    ) : (
-                      <ConfirmButton
-                        label="Revoke"
-                        accessibleLabel={`Revoke key ${keyLabel(key)}`}
-                        question={`Revoke ${keyLabel(key)}? Requests with it stop working at once.`}
-                        onConfirm={() => revoke(key)}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <KeyTable keys={keys.value} onRevoke={revoke} onChangeLimit={changeLimit} />
       </section>
       <CreateKeyForm
         api={api}
@@ -158,95 +90,6 @@ function NewSecret({ created, onDone }: { created: CreatedApiKey; onDone: () => 
       <button type="button" onClick={onDone}>
         I have saved it
       </button>
-    </section>
-  );
-}
-
-function CreateKeyForm({ api, onCreated }: { api: Api; onCreated: (key: CreatedApiKey) => void }) {
-  const [name, setName] = useState("");
-  const [scope, setScope] = useState<KeyScope>("inference");
-  const [expires, setExpires] = useState("");
-  const [limit, setLimit] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const key = await createKey(api, {
-        name: name.trim() || null,
-        scope,
-        // The key works through the whole chosen day (UTC).
-        expires_at: expires ? dayStart(expires) + 86_400 : null,
-        spend_limit_usd: limit ? Number(limit) : null,
-      });
-      setName("");
-      setExpires("");
-      setLimit("");
-      onCreated(key);
-    } catch (failure) {
-      setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <section className="card" aria-labelledby="create-heading">
-      <h2 id="create-heading">Create a key</h2>
-      <form onSubmit={submit} className="form-grid">
-        <div className="field">
-          <label htmlFor="key-name">Name</label>
-          <input
-            id="key-name"
-            value={name}
-            maxLength={256}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="key-scope">Scope</label>
-          <select
-            id="key-scope"
-            value={scope}
-            onChange={(event) => setScope(event.target.value as KeyScope)}
-            aria-describedby="scope-help"
-          >
-            <option value="inference">inference: requests only</option>
-            <option value="admin">admin: also manages keys</option>
-          </select>
-          <small id="scope-help" className="muted">
-            Inference keys make requests; admin keys also manage keys and see usage.
-          </small>
-        </div>
-        <div className="field">
-          <label htmlFor="key-expires">Expires after (optional)</label>
-          <input
-            id="key-expires"
-            type="date"
-            value={expires}
-            onChange={(event) => setExpires(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="key-limit">Spend limit in USD (optional)</label>
-          <input
-            id="key-limit"
-            type="number"
-            inputMode="decimal"
-            min="0.01"
-            step="0.01"
-            value={limit}
-            onChange={(event) => setLimit(event.target.value)}
-          />
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? "Creating…" : "Create key"}
-          </button>
-        </div>
-      </form>
-      <LiveRegion tone="error">{error}</LiveRegion>
     </section>
   );
 }

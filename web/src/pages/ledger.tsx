@@ -35,48 +35,26 @@ export function Ledger({ api }: { api: Api }) {
       <section className="card" aria-labelledby="ledger-heading">
         <div className="section-head">
           <h2 id="ledger-heading">Ledger, newest first</h2>
-          <div className="field inline-field">
-            <label htmlFor="ledger-kind">Show</label>
-            <select
-              id="ledger-kind"
-              value={kind}
-              onChange={(event) => {
-                setKind(event.target.value as LedgerKind | "");
-                setCursors([]);
-              }}
-            >
-              {KINDS.map((option) => (
-                <option key={option.kind} value={option.kind}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <KindSelect
+            value={kind}
+            onChange={(chosen) => {
+              setKind(chosen);
+              setCursors([]);
+            }}
+          />
         </div>
         {page.state === "loading" ? <Loading what="the ledger" /> : null}
         {page.state === "failed" ? <LiveRegion tone="error">{page.message}</LiveRegion> : null}
         {page.state === "ready" ? (
           <>
             <LedgerTable entries={page.value.data} />
-            <nav className="pager" aria-label="Ledger pages">
-              <button
-                type="button"
-                disabled={cursors.length === 0}
-                onClick={() => setCursors(cursors.slice(0, -1))}
-              >
-                Newer entries
-              </button>
-              <span className="muted small" aria-live="polite">
-                Page {pageNumber}
-              </span>
-              <button
-                type="button"
-                disabled={!page.value.has_more || !page.value.last_id}
-                onClick={() => setCursors([...cursors, page.value.last_id as string])}
-              >
-                Older entries
-              </button>
-            </nav>
+            <LedgerPager
+              pageNumber={pageNumber}
+              hasNewer={cursors.length > 0}
+              olderCursor={page.value.has_more ? page.value.last_id : null}
+              onNewer={() => setCursors(cursors.slice(0, -1))}
+              onOlder={(cursor) => setCursors([...cursors, cursor])}
+            />
           </>
         ) : null}
       </section>
@@ -135,5 +113,52 @@ function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+function KindSelect(props: { value: LedgerKind | ""; onChange: (kind: LedgerKind | "") => void }) {
+  return (
+    <div className="field inline-field">
+      <label htmlFor="ledger-kind">Show</label>
+      <select
+        id="ledger-kind"
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value as LedgerKind | "")}
+      >
+        {KINDS.map((option) => (
+          <option key={option.kind} value={option.kind}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Back to newer pages, and on to older ones while the server says there are more. */
+function LedgerPager(props: {
+  pageNumber: number;
+  hasNewer: boolean;
+  olderCursor: string | null | undefined;
+  onNewer: () => void;
+  onOlder: (cursor: string) => void;
+}) {
+  const { olderCursor } = props;
+  return (
+    <nav className="pager" aria-label="Ledger pages">
+      <button type="button" disabled={!props.hasNewer} onClick={props.onNewer}>
+        Newer entries
+      </button>
+      <span className="muted small" aria-live="polite">
+        Page {props.pageNumber}
+      </span>
+      <button
+        type="button"
+        disabled={!olderCursor}
+        onClick={() => olderCursor && props.onOlder(olderCursor)}
+      >
+        Older entries
+      </button>
+    </nav>
   );
 }

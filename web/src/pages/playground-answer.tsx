@@ -1,4 +1,4 @@
-import { describeAnswer, parseAnswer } from "../answer";
+import { describeAnswer, type ParsedAnswer, parseAnswer } from "../answer";
 import type { ChatCompletion, EnsembleResult, ResearchReport } from "../api/types";
 import { count, usd } from "../format";
 
@@ -13,58 +13,8 @@ export function PlaygroundAnswer({ completion }: { completion: ChatCompletion })
   return (
     <section className="card" aria-labelledby="answer-heading">
       <h2 id="answer-heading">Answer</h2>
-      <dl className="facts">
-        <div>
-          <dt>Structured answer</dt>
-          <dd data-testid="parsed-answer">
-            {parsed.answer === null ? (
-              <span className="muted">none</span>
-            ) : (
-              <code>{parsed.answer}</code>
-            )}
-            {reading && reading !== parsed.answer ? (
-              <span className="reading"> ({reading})</span>
-            ) : null}
-          </dd>
-        </div>
-        <div>
-          <dt>Cost</dt>
-          <dd data-testid="answer-cost">
-            {usage?.cost_usd == null ? "not reported" : usd(usage.cost_usd)}
-          </dd>
-        </div>
-        <div>
-          <dt>Tokens</dt>
-          <dd>
-            {usage
-              ? `${count(usage.prompt_tokens)} in, ${count(usage.completion_tokens)} out`
-              : "not reported"}
-          </dd>
-        </div>
-        <div>
-          <dt>Model</dt>
-          <dd>{completion.model}</dd>
-        </div>
-      </dl>
-      {usage ? (
-        <table className="cost-split" data-testid="cost-split">
-          <caption>Cost split</caption>
-          <tbody>
-            <tr>
-              <th scope="row">Inference</th>
-              <td className="num">{costOf(usage.inference_cost_usd)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Research</th>
-              <td className="num">{costOf(usage.research_cost_usd)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Classification</th>
-              <td className="num">{costOf(usage.classification_cost_usd)}</td>
-            </tr>
-          </tbody>
-        </table>
-      ) : null}
+      <AnswerFacts completion={completion} parsed={parsed} reading={reading} />
+      {usage ? <CostSplit usage={usage} /> : null}
       {message?.thinking ? (
         <details data-testid="thinking">
           <summary>Thinking</summary>
@@ -145,5 +95,71 @@ function EnsembleMembers({ ensemble }: { ensemble: EnsembleResult }) {
         </tbody>
       </table>
     </>
+  );
+}
+
+function AnswerFacts(props: {
+  completion: ChatCompletion;
+  parsed: ParsedAnswer;
+  reading: string | null;
+}) {
+  const { completion, parsed, reading } = props;
+  const usage = completion.usage;
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Structured answer</dt>
+        <dd data-testid="parsed-answer">
+          {parsed.answer === null ? (
+            <span className="muted">none</span>
+          ) : (
+            <code>{parsed.answer}</code>
+          )}
+          {reading && reading !== parsed.answer ? (
+            <span className="reading"> ({reading})</span>
+          ) : null}
+        </dd>
+      </div>
+      <div>
+        <dt>Cost</dt>
+        <dd data-testid="answer-cost">
+          {usage?.cost_usd == null ? "not reported" : usd(usage.cost_usd)}
+        </dd>
+      </div>
+      <div>
+        <dt>Tokens</dt>
+        <dd>
+          {usage
+            ? `${count(usage.prompt_tokens)} in, ${count(usage.completion_tokens)} out`
+            : "not reported"}
+        </dd>
+      </div>
+      <div>
+        <dt>Model</dt>
+        <dd>{completion.model}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function CostSplit({ usage }: { usage: NonNullable<ChatCompletion["usage"]> }) {
+  return (
+    <table className="cost-split" data-testid="cost-split">
+      <caption>Cost split</caption>
+      <tbody>
+        <tr>
+          <th scope="row">Inference</th>
+          <td className="num">{costOf(usage.inference_cost_usd)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Research</th>
+          <td className="num">{costOf(usage.research_cost_usd)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Classification</th>
+          <td className="num">{costOf(usage.classification_cost_usd)}</td>
+        </tr>
+      </tbody>
+    </table>
   );
 }

@@ -25,18 +25,45 @@ export function TrackRecord({ api }: { api: Api }) {
   );
 }
 
-function Scores({ api }: { api: Api }) {
-  const [groupBy, setGroupBy] = useState<ScoreGrouping>("model");
-  // undefined: the first group with binary forecasts.
-  const [chosen, setChosen] = useState<string | null | undefined>(undefined);
-  const [report] = useLoad(() => scores(api, groupBy, "month"), [api, groupBy]);
+function GroupBySelect(props: {
+  value: ScoreGrouping;
+  onChange: (grouping: ScoreGrouping) => void;
+}) {
+  return (
+    <div className="field inline-field">
+      <label htmlFor="scores-group">Group by</label>
+      <select
+        id="scores-group"
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value as ScoreGrouping)}
+      >
+        {GROUPINGS.map((entry) => (
+          <option key={entry.groupBy} value={entry.groupBy}>
+            {entry.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** How a score group is named: a key by its name where the key may list keys, else as given. */
+function useGroupNames(api: Api, groupBy: ScoreGrouping) {
   // An inference key cannot list keys: their ids are shown instead of their names.
   const [keys] = useLoad(() => allKeys(api).catch(() => []), [api]);
   const keyNames = new Map(
     keys.state === "ready" ? keys.value.map((key) => [key.id, key.name ?? key.redacted_value]) : [],
   );
-  const nameOf = (group: string | null) =>
+  return (group: string | null) =>
     group === null ? "none" : groupBy === "api_key" ? (keyNames.get(group) ?? group) : group;
+}
+
+function Scores({ api }: { api: Api }) {
+  const [groupBy, setGroupBy] = useState<ScoreGrouping>("model");
+  // undefined: the first group with binary forecasts.
+  const [chosen, setChosen] = useState<string | null | undefined>(undefined);
+  const [report] = useLoad(() => scores(api, groupBy, "month"), [api, groupBy]);
+  const nameOf = useGroupNames(api, groupBy);
   const label = GROUPINGS.find((entry) => entry.groupBy === groupBy)?.label ?? groupBy;
   const groups = report.state === "ready" ? report.value.data : [];
   const plotted =
@@ -48,23 +75,13 @@ function Scores({ api }: { api: Api }) {
     <section className="card" aria-labelledby="scores-heading">
       <div className="section-head">
         <h2 id="scores-heading">Scores of resolved forecasts</h2>
-        <div className="field inline-field">
-          <label htmlFor="scores-group">Group by</label>
-          <select
-            id="scores-group"
-            value={groupBy}
-            onChange={(event) => {
-              setGroupBy(event.target.value as ScoreGrouping);
-              setChosen(undefined);
-            }}
-          >
-            {GROUPINGS.map((entry) => (
-              <option key={entry.groupBy} value={entry.groupBy}>
-                {entry.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <GroupBySelect
+          value={groupBy}
+          onChange={(grouping) => {
+            setGroupBy(grouping);
+            setChosen(undefined);
+          }}
+        />
       </div>
       {report.state === "loading" ? <Loading what="scores" /> : null}
       {report.state === "failed" ? <LiveRegion tone="error">{report.message}</LiveRegion> : null}
