@@ -1,6 +1,7 @@
 import { BacktestError } from "../errors.js";
 import type { EvalItem, QuestionSet, Resolution, SkippedCounts } from "../types.js";
 import { buildPrompt } from "./prompt.js";
+import { SkipTally } from "./skip-tally.js";
 
 /**
  * ForecastBench question and resolution sets (forecastingresearch/forecastbench-datasets):
@@ -17,7 +18,6 @@ const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const MAX_NOTES = 5;
 
 export function isForecastBenchQuestionSet(value: unknown): value is Json {
   return isObject(value) && Array.isArray(value.questions) && "forecast_due_date" in value;
@@ -54,79 +54,80 @@ export const itemKey = (source: string, id: string, resolutionDate: string | nul
 export function parseForecastBench(questionSet: Json, resolutionSet: unknown | null): QuestionSet {
   const dueDate = dueDateOf(questionSet, "question set");
   const setName = text(questionSet.question_set) ?? `${dueDate}.json`;
-  const skipped: SkippedCounts = {
-    combination: 0,
-    combination_resolutions: 0,
-    unsupported: 0,
-    over_limit: 0,
-  };
-  const notes: string[] = [];
-  const unsupported = (reason: string) => {
-    skipped.unsupported += 1;
-    if (notes.length < MAX_NOTES) notes.push(reason);
-  };
-
+  const tally = new SkipTally();
   const items: EvalItem[] = [];
   for (const [index, question] of (questionSet.questions as unknown[]).entries()) {
-    if (!isObject(question)) {
-      unsupported(`questions[${index}] is not an object`);
-      continue;
-    }
-    if (Array.isArray(question.id) || Array.isArray(question.combination_of)) {
-      skipped.combination += 1;
-      continue;
-    }
-    const id = text(question.id);
-    const source = text(question.source);
-    const body = text(question.question);
-    if (!id || !source || !body) {
-      unsupported(`questions[${index}] lacks a string id, source or question`);
-      continue;
-    }
-    const dates = question.resolution_dates;
-    const resolutionDates: (string | null)[] = Array.isArray(dates)
-      ? dates.filter((date): date is string => typeof date === "string" && DATE.test(date))
-      : [null];
-    if (resolutionDates.length === 0) {
-      unsupported(`${source}/${id} has no usable resolution_dates`);
-      continue;
-    }
-    const isMarket = !Array.isArray(dates);
-    for (const resolutionDate of resolutionDates) {
-      items.push({
-        key: itemKey(source, id, resolutionDate),
-        questionId: id,
-        source,
-        answerType: "binary",
-        prompt: buildPrompt({
-          intro: text(question.source_intro),
-          question: fill(body, dueDate, resolutionDate),
-          resolutionCriteria: fill(
-            text(question.resolution_criteria) ?? "",
-            dueDate,
-            resolutionDate,
-          ),
-          background: text(question.background),
-          freeze: {
-            explanation: text(question.freeze_datetime_value_explanation) ?? "",
-            value: String(question.freeze_datetime_value ?? ""),
-            at: text(question.freeze_datetime) ?? dueDate,
-          },
-          resolutionDate,
-        }),
-        predictionDate: dueDate,
-        dueDate,
-        resolutionDate,
-        options: null,
-        marketValue: isMarket ? marketProbability(question.freeze_datetime_value) : null,
-        forecastBench: { questionSet: setName, forecastDueDate: dueDate },
-      });
-    }
+    items.push(...questionItems(question, index, { dueDate, setName }, tally));
   }
-
+  const { skipped, notes } = tally;
   const resolutions =
     resolutionSet === null ? [] : parseResolutions(resolutionSet, dueDate, items, skipped);
   return { format: "forecastbench", name: setName, items, resolutions, skipped, notes };
+}
+
+/** What every item of a set shares. */
+interface SetInfo {
+  dueDate: string;
+  setName: string;
+}
+
+/** One question's items, one per resolution date (a market has one, undated); none if skipped. */
+function questionItems(
+  question: unknown,
+  index: number,
+  { dueDate, setName }: SetInfo,
+  tally: SkipTally,
+): EvalItem[] {
+  if (!isObject(question)) {
+    tally.unsupported(`questions[${index}] is not an object`);
+    return [];
+  }
+  if (Array.isArray(question.id) || Array.isArray(question.combination_of)) {
+    tally.skipped.combination += 1;
+    return [];
+  }
+  const id = text(question.id);
+  const source = text(question.source);
+  const body = text(question.question);
+  if (!id || !source || !body) {
+    tally.unsupported(`questions[${index}] lacks a string id, source or question`);
+    return [];
+  }
+  const dates = question.resolution_dates;
+  const resolutionDates: (string | null)[] = Array.isArray(dates)
+    ? dates.filter((date): date is string => typeof date === "string" && DATE.test(date))
+    : [null];
+  if (resolutionDates.length === 0) {
+    tally.unsupported(`${source}/${id} has no usable resolution_dates`);
+    return [];
+  }
+  const isMarket = !Array.isArray(dates);
+  return resolutionDates.map(
+    (resolutionDate): EvalItem => ({
+      key: itemKey(source, id, resolutionDate),
+      questionId: id,
+      source,
+      answerType: "binary",
+      prompt: buildPrompt({
+        intro: text(question.source_intro),
+        question: fill(body, dueDate, resolutionDate),
+        resolutionCriteria: fill(text(question.resolution_criteria) ?? "", dueDate, resolutionDate),
+        background: text(question.background),
+        freeze: {
+          explanation: text(question.freeze_datetime_value_explanation) ?? "",
+          value: String(question.freeze_datetime_value ?? ""),
+          at: text(question.freeze_datetime) ?? dueDate,
+        },
+        resolutionDate,
+      }),
+      predictionDate: dueDate,
+      dueDate,
+      resolutionDate,
+      options: null,
+      marketValue: isMarket ? marketProbability(question.freeze_datetime_value) : null,
+      forecastBench: { questionSet: setName, forecastDueDate: dueDate },
+    }),
+  );
 }
 
 function parseResolutions(
