@@ -52,6 +52,9 @@ const EXCLUDED = [
 
 export default defineConfig({
   test: {
+    // Set here, not per project: vitest 3 groups files of one pool across projects and honours
+    // only this root value when it does (a project's own `isolate: false` changed nothing).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default"],
@@ -67,6 +70,8 @@ export default defineConfig({
           include: PROCESS_STATE,
           exclude: EXCLUDED,
           pool: "forks",
+          isolate: true,
+          poolOptions: { forks: { isolate: true } },
         },
       },
       {
@@ -78,7 +83,6 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: [...EXCLUDED, ...PURE, ...PROCESS_STATE],
           pool: "forks",
-          isolate: false,
         },
       },
     ],
