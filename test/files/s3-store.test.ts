@@ -90,6 +90,9 @@ describe("S3 blob store (s3rver on loopback)", () => {
     });
     afterAll(async () => {
       await server.close();
+      // Later files share this process: leave its environment as it was.
+      delete process.env.SIBYL_TEST_S3_KEY;
+      delete process.env.SIBYL_TEST_S3_SECRET;
     });
 
     it("uploads, runs a batch and serves its results from the bucket", async () => {
