@@ -14,6 +14,7 @@ const PURE = [
   "test/conformance/validator.test.ts",
   "test/evaluation/{aggregation,calibration-plot,forecastbench-figures,leak-check}.test.ts",
   "test/evaluation/{progress,sample,scoring}.test.ts",
+  "test/bench/build-imports.test.ts",
   "test/billing/money.test.ts",
   "test/cli/node-engines.test.ts",
   "test/db/fragment-compiler.test.ts",

@@ -18,7 +18,7 @@ const build = new URL("../dist/", import.meta.url);
 const fromBuild = <T>(file: string) => import(new URL(file, build).href) as Promise<T>;
 await fromBuild("runtime-flags.js");
 const { buildApp } = await fromBuild<typeof import("../src/app.js")>("app.js");
-const { usdToNanos } = await fromBuild<typeof import("../src/util/money.js")>("billing/money.js");
+const { usdToNanos } = await fromBuild<typeof import("../src/util/money.js")>("util/money.js");
 const { loadConfig } = await fromBuild<typeof import("../src/config/index.js")>("config/index.js");
 const { createServices } = await fromBuild<typeof import("../src/services.js")>("services.js");
 
