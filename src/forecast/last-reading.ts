@@ -24,6 +24,31 @@ export function keepingLast<T>(read: (text: string) => T): (text: string) => T {
   };
 }
 
+/**
+ * `read` that keeps its results for the last `count` texts: for a check asked of the reply and
+ * of the texts derived from it in turn, whose results would push each other out of one place.
+ */
+export function keepingRecent<T>(read: (text: string) => T, count: number): (text: string) => T {
+  const texts: string[] = [];
+  const results: T[] = [];
+  forgetters.push(() => {
+    texts.length = 0;
+    results.length = 0;
+  });
+  return (text: string): T => {
+    const kept = texts.indexOf(text);
+    if (kept !== -1) return results[kept] as T;
+    const result = read(text);
+    if (texts.length === count) {
+      texts.pop();
+      results.pop();
+    }
+    texts.unshift(text);
+    results.unshift(result);
+    return result;
+  };
+}
+
 /** Forgets every kept result: called where the reading of one reply starts and ends. */
 export function forgetKeptReadings(): void {
   for (const forget of forgetters) forget();

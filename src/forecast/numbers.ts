@@ -1,3 +1,4 @@
+import { holdsLetter } from "./extract/matches.js";
 import { type NumberToken, readNumberAt } from "./number-tokens.js";
 
 export {
@@ -36,34 +37,37 @@ export function isYearLike(token: NumberToken): boolean {
 const MONTH =
   "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
 // A date's parts stand on one line: "in March.\n\n10th percentile: 2.1M" holds no date. Each
-// pattern comes with what all its dates hold beyond digits, tested first: a pattern that starts
-// at a digit tries every digit of the text, a test for a sign or a month skips over them.
-// The first two also hold a sign, looked for before their marks (see extract/matches.ts).
-const DATES: [pattern: RegExp, mark: RegExp, sign?: string][] = [
+// pattern of digits alone comes with what all its dates hold beyond digits, tested first: a
+// pattern that starts at a digit tries every digit of the text, a test for a sign skips over
+// them. Both also hold a sign, looked for before their marks (see extract/matches.ts).
+const NUMERIC_DATES: [pattern: RegExp, mark: RegExp, sign: string][] = [
   [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?\b/g, /-\d\d-/, "-"],
   [/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g, /\/\d{1,2}\//, "/"],
-  [
-    new RegExp(String.raw`\b${MONTH}\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?\b(?:,?[ \t]+\d{4}\b)?`, "g"),
-    new RegExp(MONTH),
-  ],
-  [
-    new RegExp(
-      String.raw`\b\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?${MONTH}\b(?:,?[ \t]+\d{4}\b)?`,
-      "g",
-    ),
-    new RegExp(MONTH),
-  ],
 ];
+// Dates with a month's name, looked for where one is written: blanking the dates of one
+// pattern leaves the other nothing it could have found without a month.
+const NAMED_DATES = [
+  new RegExp(String.raw`\b${MONTH}\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?\b(?:,?[ \t]+\d{4}\b)?`, "g"),
+  new RegExp(
+    String.raw`\b\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?${MONTH}\b(?:,?[ \t]+\d{4}\b)?`,
+    "g",
+  ),
+];
+const MONTH_NAME = new RegExp(MONTH);
+
+function blanked(date: string): string {
+  return " ".repeat(date.length);
+}
 
 /** `text` with calendar dates blanked out (same length, so positions still line up). */
 export function withoutDates(text: string): string {
-  return DATES.reduce(
-    (current, [pattern, mark, sign = ""]) =>
-      current.includes(sign) && mark.test(current)
-        ? current.replace(pattern, (date) => " ".repeat(date.length))
-        : current,
-    text,
-  );
+  let current = text;
+  for (const [pattern, mark, sign] of NUMERIC_DATES) {
+    if (current.includes(sign) && mark.test(current)) current = current.replace(pattern, blanked);
+  }
+  if (!holdsLetter(current) || !MONTH_NAME.test(current)) return current;
+  for (const pattern of NAMED_DATES) current = current.replace(pattern, blanked);
+  return current;
 }
 
 /** The median of a non-empty list. */

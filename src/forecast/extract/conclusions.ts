@@ -1,5 +1,5 @@
 import { isEvidence, lastTurnToOwnView } from "./evidence.js";
-import { matchesOf } from "./matches.js";
+import { holdsLetter, matchesOf } from "./matches.js";
 import { isRejected, type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
 import { markedFigures, type StatedFigure, statedAt } from "./stated-figure.js";
 import { type RawNumber, toProbability } from "./validate.js";
@@ -97,6 +97,7 @@ function stated(text: string, figure: StatedFigure): boolean {
 /** Figures followed by words that make them the conclusion: "45% is where I land". */
 function concludedAfter(text: string): StatedFigure[] {
   const found: StatedFigure[] = [];
+  if (!holdsLetter(text)) return found;
   for (const words of matchesOf(text, CONCLUSION_AFTER)) {
     const lead = FIGURE_BEFORE.exec(text.slice(Math.max(0, words.index - 40), words.index));
     if (lead === null) continue;
@@ -130,7 +131,9 @@ function closingStatements(paragraph: string, from: number): StatedFigure[] {
  * nothing to choose, and reads as no valid answer.
  */
 export function lastConclusion(text: string): RawNumber[] {
-  const cued: Conclusion[] = [...markedFigures(text, CONCLUSION_MARKER), ...concludedAfter(text)]
+  // Concluding words are words: a text of figures alone is not searched for them.
+  const marked = holdsLetter(text) ? markedFigures(text, CONCLUSION_MARKER) : [];
+  const cued: Conclusion[] = [...marked, ...concludedAfter(text)]
     .filter((figure) => stated(text, figure))
     .map((figure) => ({ closing: false, ...figure }));
   const from = paragraphStart(text, lastDigitAt(text));

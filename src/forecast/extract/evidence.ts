@@ -1,4 +1,4 @@
-import { matchesOf } from "./matches.js";
+import { holdsLetter, matchesOf } from "./matches.js";
 
 // Figures a reply quotes as evidence rather than states as its own answer: someone else's
 // forecast ("analysts give a 70% chance", "the 62% market price", "58% on Kalshi"), a reference
@@ -80,6 +80,7 @@ const OWN_VIEW = new RegExp(`${TURN.source}|${FIRST_PERSON.source}`, "gi");
  * "so", "however"), or -1.
  */
 export function lastTurnToOwnView(text: string): number {
+  if (!holdsLetter(text)) return -1;
   let last = -1;
   for (const match of matchesOf(text, OWN_VIEW)) last = match.index;
   return last;

@@ -1,3 +1,5 @@
+import { keepingRecent } from "../last-reading.js";
+
 /**
  * Every match of the global `pattern` in `text` from `start`, as `[...text.matchAll(pattern)]`
  * gives them from the pattern's lastIndex. matchAll copies the pattern on each call, and the
@@ -34,6 +36,26 @@ export function matchesOf(
 export function holdsAny(text: string, literals: readonly string[]): boolean {
   for (const literal of literals) if (text.includes(literal)) return true;
   return false;
+}
+
+// Without the u flag, a case-blind pattern matches an ASCII letter with ASCII letters alone.
+const ASCII_LETTER = /[A-Za-z]/;
+
+/**
+ * Whether `text` holds an ASCII letter, which every match of a pattern for words holds. Each
+ * such pattern asks first, so the answer is kept for the reply and the texts derived from it:
+ * a reply of figures alone, thousands of them, is then searched for none of the words.
+ */
+export const holdsLetter = keepingRecent((text: string) => ASCII_LETTER.test(text), 4);
+
+/**
+ * Whether `text` holds one of the words `mark` looks for, a case-blind pattern of plain words
+ * that every match of some costlier pattern holds: a search for plain words skips ahead several
+ * characters at a time, where a pattern that starts with \b, a class or a look-around tries
+ * a match at every character. `mark` holds a letter in each of its words.
+ */
+export function holdsWords(text: string, mark: RegExp): boolean {
+  return holdsLetter(text) && mark.test(text);
 }
 
 /**

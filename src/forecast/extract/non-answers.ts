@@ -4,7 +4,7 @@
  * `<answer>0.XX</answer>`, a JSON skeleton), or a refusal to commit ("I won't put a number on
  * this"). Either counts only when nothing with a figure is stated after it.
  */
-import { holdsAny, matchesOf } from "./matches.js";
+import { holdsAny, holdsLetter, holdsWords, matchesOf } from "./matches.js";
 
 // A placeholder where a value belongs: "ZZ", "XX%", "0.XX", "__", "[insert probability]",
 // "<your probability>", "N/A", "TBD", "???".
@@ -35,6 +35,9 @@ const UNDECIDED =
   /\b(?:not sure which|can['’]t (?:choose|decide|pick)|cannot (?:choose|decide|pick)|genuinely can['’]t)\b/gi;
 const TOO_EARLY =
   /\b(?:too early|too little information|not enough information)\b[^.\n]{0,60}\b(?:to|for)\b/gi;
+// Words every match of the patterns above holds: see holdsWords in matches.ts.
+const CONDITIONAL_REFUSAL_WORDS = /d need/i;
+const TOO_EARLY_WORDS = /too early|too little information|not enough information/i;
 
 function lastEnd(text: string, pattern: RegExp, start = 0): number {
   let end = -1;
@@ -55,17 +58,21 @@ function lastSlotEnd(text: string): number {
  * refusal, with no figure (or, for written answers, no marked answer) after it.
  */
 export function statesNoAnswer(text: string, written: boolean): boolean {
+  const tagged = text.includes("<");
   const placeholder = Math.max(
     lastSlotEnd(text),
-    lastEnd(text, EXAMPLE_TAG),
-    lastEnd(text, EMPTY_TAG),
+    tagged ? lastEnd(text, EXAMPLE_TAG) : -1,
+    tagged ? lastEnd(text, EMPTY_TAG) : -1,
   );
-  const refusal = Math.max(
-    lastEnd(text, REFUSAL),
-    lastEnd(text, CONDITIONAL_REFUSAL),
-    lastEnd(text, TOO_EARLY),
-    lastEnd(text, UNDECIDED),
-  );
+  // Every refusal is written in words.
+  const refusal = holdsLetter(text)
+    ? Math.max(
+        lastEnd(text, REFUSAL),
+        holdsWords(text, CONDITIONAL_REFUSAL_WORDS) ? lastEnd(text, CONDITIONAL_REFUSAL) : -1,
+        holdsWords(text, TOO_EARLY_WORDS) ? lastEnd(text, TOO_EARLY) : -1,
+        lastEnd(text, UNDECIDED),
+      )
+    : -1;
   const last = Math.max(placeholder, refusal);
   if (last === -1) return false;
   const after = text.slice(last);
@@ -78,8 +85,11 @@ export function statesNoAnswer(text: string, written: boolean): boolean {
 const BOTH_SIDES =
   /\byes\W{0,4}(\d+(?:\.\d+)?)\s*%\s*[/|,;]?\s*(?:and\s+)?no\W{0,4}(\d+(?:\.\d+)?)\s*%|\bno\W{0,4}(\d+(?:\.\d+)?)\s*%\s*[/|,;]?\s*(?:and\s+)?yes\W{0,4}(\d+(?:\.\d+)?)\s*%/gi;
 
+const YES = /yes/i;
+
 /** Whether the reply's last statement of both sides gives them chances that do not sum to 100%. */
 export function contradictsItself(text: string): boolean {
+  if (!holdsWords(text, YES)) return false;
   const last = matchesOf(text, BOTH_SIDES).at(-1);
   if (last === undefined) return false;
   const yes = Number(last[1] ?? last[4]);

@@ -1,6 +1,6 @@
 import { keepingLast } from "../last-reading.js";
 import { formatNumber } from "../numbers.js";
-import { allCases, holdsAny } from "./matches.js";
+import { allCases, holdsAny, holdsWords } from "./matches.js";
 
 const UNITS = [
   "zero",
@@ -142,6 +142,12 @@ function fractionWord(word: string, offset: number, text: string): string {
 // sign skips over them; most replies hold none of these, and a long list of figures none.
 // A sign every match holds is looked for before a pattern: see holdsAny.
 type Mark = (text: string) => boolean;
+// Patterns for words are looked for where their words are written: see holdsWords.
+const EVEN_CHANCE_WORDS = /coin|toss|even|fifty/i;
+const EVEN_CHANCE_MARK: Mark = (text) =>
+  holdsWords(text, EVEN_CHANCE_WORDS) || (text.includes("50") && holdsAny(text, ["-", "/"]));
+const FRACTION_WORDS = /third|quarter|fourth|half/i;
+const NUMBER_WORDS = new RegExp([...UNITS, ...TENS, "hundred"].join("|"), "i");
 const HYPHENATED_ODDS_WRITTEN = /-in-/i;
 const DECIMAL_COMMA_WRITTEN = /,\d/;
 const WORD_AFTER_IN_WRITTEN = new RegExp(String.raw`(?:in|out of)\s+${WORD_NUMBER}`, "i");
@@ -152,9 +158,9 @@ const HYPHENATED_ODDS_MARK: Mark = (text) =>
   text.includes("-") && HYPHENATED_ODDS_WRITTEN.test(text);
 const DECIMAL_COMMA_MARK: Mark = (text) => text.includes(",") && DECIMAL_COMMA_WRITTEN.test(text);
 const MARGIN_MARK: Mark = (text) => holdsAny(text, ["±", "+/-", "+-"]);
-const WORDS_AFTER_IN_MARK: Mark = (text) => WORD_AFTER_IN_WRITTEN.test(text);
-const ODDS_SIDE_MARK: Mark = (text) => ODDS_SIDE_WRITTEN.test(text);
-const ODDS_IN_MARK: Mark = (text) => ODDS_IN_WRITTEN.test(text);
+const WORDS_AFTER_IN_MARK: Mark = (text) => holdsWords(text, WORD_AFTER_IN_WRITTEN);
+const ODDS_SIDE_MARK: Mark = (text) => holdsWords(text, ODDS_SIDE_WRITTEN);
+const ODDS_IN_MARK: Mark = (text) => holdsWords(text, ODDS_IN_WRITTEN);
 const RANGE_JOINERS = ["-", "–", "—", ...allCases("to"), ...allCases("and")];
 const RANGE_MARK: Mark = (text) => holdsAny(text, RANGE_JOINERS) && RANGE_WRITTEN.test(text);
 
@@ -163,12 +169,18 @@ function where(text: string, mark: Mark, rewrite: (text: string) => string): str
   return mark(text) ? rewrite(text) : text;
 }
 
+/** "in four" → "in 4": a number in words after the digits of odds. */
+function wordAfter(_match: string, lead: string, word: string): string {
+  return lead + wordValue(word);
+}
+
 function rewrittenProbabilities(text: string): string {
-  let out = text
-    .replace(EVEN_CHANCE, (_phrase: string, offset: number, whole: string) =>
+  let out = where(text, EVEN_CHANCE_MARK, (current) =>
+    current.replace(EVEN_CHANCE, (_phrase: string, offset: number, whole: string) =>
       BOUND_BEFORE.test(whole.slice(Math.max(0, offset - 12), offset)) ? "even" : "50% chance",
-    )
-    .replace(FRACTION_WORD, fractionWord);
+    ),
+  );
+  out = holdsWords(out, FRACTION_WORDS) ? out.replace(FRACTION_WORD, fractionWord) : out;
   out = where(out, HYPHENATED_ODDS_MARK, (current) => current.replace(HYPHENATED_ODDS, "$1 in $2"));
   out = where(out, DECIMAL_COMMA_MARK, (current) =>
     current.replace(DECIMAL_COMMA_PERCENT, "$1.$2").replace(DECIMAL_COMMA_FRACTION, "0.$1"),
@@ -176,16 +188,18 @@ function rewrittenProbabilities(text: string): string {
   out = where(out, MARGIN_MARK, (current) =>
     current.replace(MARGIN, (margin) => " ".repeat(margin.length)),
   );
-  out = out.replace(WORDS_AS_FIGURE, (word) => String(wordValue(word)));
-  out = where(out, WORDS_AFTER_IN_MARK, (current) =>
-    current.replace(WORDS_AFTER_IN, (_match, lead: string, word: string) => lead + wordValue(word)),
-  );
+  // The rewritings below only turn words into digits: a text without a number in words now
+  // gets none later.
+  const worded = holdsWords(out, NUMBER_WORDS);
+  if (worded) {
+    out = out.replace(WORDS_AS_FIGURE, (word) => String(wordValue(word)));
+    out = where(out, WORDS_AFTER_IN_MARK, (current) => current.replace(WORDS_AFTER_IN, wordAfter));
+  }
   out = where(out, ODDS_SIDE_MARK, (current) =>
-    current
-      .replace(WORDS_AFTER_TO, (_match, lead: string, word: string) => lead + wordValue(word))
-      .replace(ODDS_AGAINST, (match, a: string, b: string, side: string) =>
-        fromOdds(match, a, b, side),
-      ),
+    (worded ? current.replace(WORDS_AFTER_TO, wordAfter) : current).replace(
+      ODDS_AGAINST,
+      (match, a: string, b: string, side: string) => fromOdds(match, a, b, side),
+    ),
   );
   out = where(out, ODDS_IN_MARK, (current) =>
     current.replace(ODDS_IN, (match, a: string, joiner: string, b: string) => {

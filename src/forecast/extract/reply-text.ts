@@ -15,7 +15,7 @@ const MARKDOWN_MARKS = ["**", "__", "`"];
  * A reply that is nothing but reasoning is kept whole: a draft answer beats none.
  */
 export function withoutThinking(reply: string): string {
-  if (!THINKING_END.test(reply)) return reply;
+  if (!reply.includes("</") || !THINKING_END.test(reply)) return reply;
   const pieces = reply.split(THINKING_END);
   const answered = pieces.map((piece, index) => {
     if (index === pieces.length - 1) return piece;
@@ -31,6 +31,7 @@ export function withoutThinking(reply: string): string {
  * or to the end of the text when there is none (a `</answer>` stop sequence cuts it off).
  */
 export function lastAnswerTag(text: string): string | null {
+  if (!text.includes("<")) return null;
   const lastOpen = matchesOf(text, OPEN_ANSWER_TAG).at(-1);
   if (lastOpen === undefined) return null;
   const content = text.slice(lastOpen.index + lastOpen[0].length);

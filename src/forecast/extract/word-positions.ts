@@ -4,11 +4,13 @@
  * binary search instead of a regular expression over a window: a 100 kB reply of thousands of
  * figures is read in linear time with a small constant.
  */
-import { matchesOf } from "./matches.js";
+import { holdsLetter, matchesOf } from "./matches.js";
 export class WordPositions {
   private readonly starts: number[] = [];
 
+  /** `words`: a global pattern each of whose words holds an ASCII letter. */
   constructor(text: string, words: RegExp) {
+    if (!holdsLetter(text)) return;
     for (const match of matchesOf(text, words)) this.starts.push(match.index);
   }
 
