@@ -1,5 +1,5 @@
 import { readNumberAt } from "../numbers.js";
-import { matchesOf } from "./matches.js";
+import { holdsWords, matchesOf } from "./matches.js";
 import { normalQuantile } from "./normal.js";
 
 /** Percentile (0–100, exclusive) → value. */
@@ -10,7 +10,10 @@ export type Percentiles = Map<number, number>;
 const PERCENTILE_LABEL =
   /(?<!\w)(?:percentile[ \t_]*(\d{1,2}(?:\.\d+)?)(?:%|st|nd|rd|th)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[ \t_-]*percentile|p(\d{1,2})|(?:^|(?<=\n)|(?<=[,;][ \t]{0,3}))[ \t>*•+-]*(\d{1,2})(?:%|st|nd|rd|th)[ \t]*(?=[:=]))(?!\w)(?:\s*\([^)\n]{0,40}\))?\s*(?:[:=]|\bis\b|\bat\b|[-–—])?/gi;
 
-const PERCENTILE_WRITTEN = /percentile|p\d|[:=]/i;
+// Every label holds the word, "p" and a digit, or a colon or "=" after "%" or an ordinal's
+// ending: a search for those skips over the digits a search for the whole pattern tries one by
+// one, and over the colons of prose, at each of which the whole pattern is tried.
+const PERCENTILE_WRITTEN = /percentile|p\d|(?:%|st|nd|rd|th)[ \t]*[:=]/i;
 
 // "the 5th percentile is 134 and the 95th is 266": an ordinal stands for a percentile right
 // after one was named.
@@ -26,15 +29,15 @@ export interface PercentileStatement {
 
 /** "Percentile 10: 30", "10th percentile: 30", "P90 = 55"; a later line for the same percentile wins. */
 export function percentileStatement(text: string): PercentileStatement {
-  // Every label holds the word, "p" and a digit, or a colon or "=" after its figure: a search
-  // for those skips over the digits a search for the whole pattern tries one by one.
   const labelled = PERCENTILE_WRITTEN.test(text) ? matchesOf(text, PERCENTILE_LABEL) : [];
   const labels = labelled.map((match) => ({
     percentile: Number(match[1] ?? match[2] ?? match[3] ?? match[4]),
     index: match.index,
     from: match.index + match[0].length,
   }));
-  const ordinals = matchesOf(text, ORDINAL_AFTER_PERCENTILE)
+  // An ordinal counts only after the word, so a text without it is not searched for one.
+  const named = holdsWords(text, PERCENTILE_NAMED);
+  const ordinals = (named ? matchesOf(text, ORDINAL_AFTER_PERCENTILE) : [])
     .filter((match) =>
       PERCENTILE_NAMED.test(text.slice(Math.max(0, match.index - ORDINAL_REACH), match.index)),
     )

@@ -1,4 +1,5 @@
 import { wholeNumber, withDecimalPoints } from "../numbers.js";
+import { holdsAny } from "./matches.js";
 
 const SUPERSCRIPTS: Record<string, string> = {
   "⁰": "0",
@@ -23,10 +24,13 @@ const TIMES_POWER_OF_TEN =
 // What every power of ten holds: a search for it skips over the digits that the search for the
 // whole pattern tries one by one.
 const POWER_OF_TEN_WRITTEN = /[×x*·][ \t]*10[\^⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]/;
+// The signs of multiplication, looked for before it: a pattern that starts with a class tries
+// every character of the text (see holdsAny in matches.ts).
+const TIMES_SIGNS = ["×", "x", "*", "·"];
 
 /** Powers of ten written out rewritten in e-notation ("3.1 × 10^6" → "3.1e6"). */
 export function withENotation(text: string): string {
-  if (!POWER_OF_TEN_WRITTEN.test(text)) return text;
+  if (!holdsAny(text, TIMES_SIGNS) || !POWER_OF_TEN_WRITTEN.test(text)) return text;
   return text.replace(
     TIMES_POWER_OF_TEN,
     (_, mantissa: string, caret: string | undefined, raised: string | undefined) => {
