@@ -5,7 +5,14 @@ import { lastConclusion, lastDigitAt, lastOwnFigure } from "./conclusions.js";
 import { isEvidence } from "./evidence.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, strongest } from "./labelled.js";
-import { allCases, holdsAny, holdsWords, matchesHolding, matchesOf } from "./matches.js";
+import {
+  allCases,
+  holdsAny,
+  holdsLetter,
+  holdsWords,
+  matchesHolding,
+  matchesOf,
+} from "./matches.js";
 import { mapOutcome, type Outcome, resolveTiers, type Tier } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
 import { type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
@@ -86,7 +93,9 @@ function lineBefore(text: string, index: number): string {
 
 function labelledProbabilities(text: string): RawNumber[] {
   const labelled: Labelled<RawNumber>[] = [];
-  const labels = holdsAny(text, LABEL_ENDS) ? matchesOf(text, PROBABILITY_LABEL) : [];
+  // Every label starts with a word.
+  const worded = holdsLetter(text) && holdsAny(text, LABEL_ENDS);
+  const labels = worded ? matchesOf(text, PROBABILITY_LABEL) : [];
   for (const match of labels) {
     const before = lineBefore(text, match.index);
     if (REFERENCE_BEFORE.test(before)) continue;

@@ -71,8 +71,10 @@ export function lastOwnFigure(text: string, fromEnd: Iterable<ProseFigure>): Raw
       if (!valid(figure)) continue;
       last = figure;
       const start = paragraphStart(text, last.start);
-      // Figures before the last turn to the model's own view are set aside by it.
-      from = Math.max(start, start + lastTurnToOwnView(text.slice(start, last.start)));
+      // Figures before the last turn to the model's own view are set aside by it. The turn is
+      // in words: a text of figures alone is not searched for it.
+      const turn = holdsLetter(text) ? lastTurnToOwnView(text.slice(start, last.start)) : -1;
+      from = Math.max(start, start + turn);
       continue;
     }
     if (figure.start < from) break;

@@ -1,6 +1,6 @@
 import { keepingLast } from "../last-reading.js";
 import { formatNumber } from "../numbers.js";
-import { allCases, holdsAny, holdsWords } from "./matches.js";
+import { allCases, holdsAny, holdsLetter, holdsWords } from "./matches.js";
 
 const UNITS = [
   "zero",
@@ -161,8 +161,11 @@ const MARGIN_MARK: Mark = (text) => holdsAny(text, ["±", "+/-", "+-"]);
 const WORDS_AFTER_IN_MARK: Mark = (text) => holdsWords(text, WORD_AFTER_IN_WRITTEN);
 const ODDS_SIDE_MARK: Mark = (text) => holdsWords(text, ODDS_SIDE_WRITTEN);
 const ODDS_IN_MARK: Mark = (text) => holdsWords(text, ODDS_IN_WRITTEN);
-const RANGE_JOINERS = ["-", "–", "—", ...allCases("to"), ...allCases("and")];
-const RANGE_MARK: Mark = (text) => holdsAny(text, RANGE_JOINERS) && RANGE_WRITTEN.test(text);
+const RANGE_DASHES = ["-", "–", "—"];
+const RANGE_WORDS = [...allCases("to"), ...allCases("and")];
+const RANGE_MARK: Mark = (text) =>
+  (holdsAny(text, RANGE_DASHES) || (holdsLetter(text) && holdsAny(text, RANGE_WORDS))) &&
+  RANGE_WRITTEN.test(text);
 
 /** `text` rewritten by `rewrite` when `mark` finds what each of its matches holds. */
 function where(text: string, mark: Mark, rewrite: (text: string) => string): string {
