@@ -5,14 +5,7 @@ import { lastConclusion, lastDigitAt, lastOwnFigure } from "./conclusions.js";
 import { isEvidence } from "./evidence.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, strongest } from "./labelled.js";
-import {
-  allCases,
-  holdsAny,
-  holdsLetter,
-  holdsWords,
-  matchesHolding,
-  matchesOf,
-} from "./matches.js";
+import { allCases, holdsAny, holdsLetter, matchesHolding, matchesOf } from "./matches.js";
 import { mapOutcome, type Outcome, resolveTiers, type Tier } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
 import { type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
@@ -57,9 +50,6 @@ const REFERENCE_BEFORE =
 // Phrases that mark the answer itself: the figure after the last of them beats any label.
 const FINAL_MARKER =
   /\b(?:final\s+(?:answer|forecast|probability|estimate|prediction|call|number|assessment|odds)\b|final\s*(?=[:=])|bottom line\b|in conclusion\b|verdict\b|I(?:'ll| will)? land (?:at|on)\b|landing (?:at|on)\b|I(?:'ll| will)? settle (?:on|at)\b|settling (?:on|at)\b|I(?:'ll| will)? go with\b|I arrive at\b|I end up (?:at|with)\b)/gi;
-// Words every final marker holds: see holdsWords in matches.ts.
-const FINAL_MARKER_WORDS =
-  /final|bottom line|in conclusion|verdict|land|settl|go with|arrive at|end up/i;
 // A conclusion in words after the last figure ("I'd say it's unlikely", "better than even"): the
 // figures before it are the evidence, not the answer, so prose is not read for one.
 const VERDICT_IN_WORDS =
@@ -155,8 +145,7 @@ export function extractBinary(text: string): Outcome<ForecastAnswer> {
     {
       rule: "final_statement",
       decisive: true,
-      find: () =>
-        holdsWords(prose, FINAL_MARKER_WORDS) ? rawOf(markedFigures(prose, FINAL_MARKER)) : [],
+      find: () => (holdsLetter(prose) ? rawOf(markedFigures(prose, FINAL_MARKER)) : []),
     },
     { rule: "label", decisive: true, find: () => labelledProbabilities(prose) },
   ];

@@ -52,25 +52,31 @@ export interface Commitment {
   rule: "revision" | "range_point" | "yes_side";
 }
 
-// What every match of each pattern holds, looked for first: a word (see holdsWords in
-// matches.ts), or a sign for a pattern that starts at a figure, whose pass tries every digit.
-const REVISION_WORDS =
-  /revis|updat|rais|lower|bump|cut|adjust|mov|nudg|shift|go|increas|decreas|reduc|trim|tweak/i;
-const REVISED_LABEL_WORDS = /revised|updated|new|adjusted|corrected/i;
+// What every match of a pattern that starts at a figure holds beyond it: a pass of such a
+// pattern tries every digit of the text, a test for the word or sign skips over them.
 const ARROWS = ["→", "->", "=>", "⟶"];
-const NOW_WORDS = /now/i;
-const POINT_WORDS = /lean|call|point|central|pick|most|best|single/i;
-const POINT_AFTER_WORDS = /\bas\s+my\b/i;
-const YES_WORDS = /yes/i;
+const NOW_MARK = /now/i;
+const POINT_AFTER_MARK = /\bas\s+my\b/i;
+const YES_MARK = /yes/i;
 
+/** Whether `text` holds what `mark` says each match holds: its words, a sign, or a letter. */
+function mayHold(text: string, mark: RegExp | readonly string[] | undefined): boolean {
+  if (mark === undefined) return holdsLetter(text);
+  return mark instanceof RegExp ? holdsWords(text, mark) : holdsAny(text, mark);
+}
+
+/**
+ * The last commitment `pattern` finds, searched for only where `mark` finds what each of its
+ * matches holds: a word (see holdsWords in matches.ts) or a sign; without a mark, a letter.
+ */
 function lastOf(
   text: string,
   pattern: RegExp,
   rule: Commitment["rule"],
   figureAt: (match: RegExpExecArray) => number,
-  mark: RegExp | readonly string[],
+  mark?: RegExp | readonly string[],
 ): Commitment | null {
-  if (mark instanceof RegExp ? !holdsWords(text, mark) : !holdsAny(text, mark)) return null;
+  if (!mayHold(text, mark)) return null;
   let last: Commitment | null = null;
   for (const match of matchesOf(text, pattern)) {
     const figure = readNumberAt(text, figureAt(match as RegExpExecArray));
@@ -104,16 +110,16 @@ function lastExplicit(text: string): number {
  */
 export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
   const found = [
-    lastOf(text, REVISED_TO, "revision", afterMatch, REVISION_WORDS),
+    lastOf(text, REVISED_TO, "revision", afterMatch),
     lastOf(text, ARROW, "revision", afterMatch, ARROWS),
-    lastOf(text, REVISED_LABEL, "revision", afterMatch, REVISED_LABEL_WORDS),
-    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_WORDS),
-    lastOf(text, POINT, "range_point", afterMatch, POINT_WORDS),
-    lastOf(text, POINT_AFTER, "range_point", atMatch, POINT_AFTER_WORDS),
+    lastOf(text, REVISED_LABEL, "revision", afterMatch),
+    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK),
+    lastOf(text, POINT, "range_point", afterMatch),
+    lastOf(text, POINT_AFTER, "range_point", atMatch, POINT_AFTER_MARK),
     ...(yesSide
       ? [
-          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch, YES_WORDS),
-          lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch, YES_WORDS),
+          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch, YES_MARK),
+          lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch, YES_MARK),
         ]
       : []),
   ].filter((commitment): commitment is Commitment => commitment !== null);

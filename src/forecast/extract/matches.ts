@@ -50,9 +50,9 @@ export const holdsLetter = keepingRecent((text: string) => ASCII_LETTER.test(tex
 
 /**
  * Whether `text` holds one of the words `mark` looks for, a case-blind pattern of plain words
- * that every match of some costlier pattern holds: a search for plain words skips ahead several
- * characters at a time, where a pattern that starts with \b, a class or a look-around tries
- * a match at every character. `mark` holds a letter in each of its words.
+ * that every match of some costlier pattern holds. Only few, long words pay: a search for them
+ * skips ahead several characters at a time, while a mark of many short words is searched for
+ * more slowly than a pattern that starts with \b. `mark` holds a letter in each of its words.
  */
 export function holdsWords(text: string, mark: RegExp): boolean {
   return holdsLetter(text) && mark.test(text);

@@ -35,9 +35,6 @@ const UNDECIDED =
   /\b(?:not sure which|can['’]t (?:choose|decide|pick)|cannot (?:choose|decide|pick)|genuinely can['’]t)\b/gi;
 const TOO_EARLY =
   /\b(?:too early|too little information|not enough information)\b[^.\n]{0,60}\b(?:to|for)\b/gi;
-// Words every match of the patterns above holds: see holdsWords in matches.ts.
-const CONDITIONAL_REFUSAL_WORDS = /d need/i;
-const TOO_EARLY_WORDS = /too early|too little information|not enough information/i;
 
 function lastEnd(text: string, pattern: RegExp, start = 0): number {
   let end = -1;
@@ -68,8 +65,8 @@ export function statesNoAnswer(text: string, written: boolean): boolean {
   const refusal = holdsLetter(text)
     ? Math.max(
         lastEnd(text, REFUSAL),
-        holdsWords(text, CONDITIONAL_REFUSAL_WORDS) ? lastEnd(text, CONDITIONAL_REFUSAL) : -1,
-        holdsWords(text, TOO_EARLY_WORDS) ? lastEnd(text, TOO_EARLY) : -1,
+        lastEnd(text, CONDITIONAL_REFUSAL),
+        lastEnd(text, TOO_EARLY),
         lastEnd(text, UNDECIDED),
       )
     : -1;

@@ -10,10 +10,12 @@ export type Percentiles = Map<number, number>;
 const PERCENTILE_LABEL =
   /(?<!\w)(?:percentile[ \t_]*(\d{1,2}(?:\.\d+)?)(?:%|st|nd|rd|th)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[ \t_-]*percentile|p(\d{1,2})|(?:^|(?<=\n)|(?<=[,;][ \t]{0,3}))[ \t>*•+-]*(\d{1,2})(?:%|st|nd|rd|th)[ \t]*(?=[:=]))(?!\w)(?:\s*\([^)\n]{0,40}\))?\s*(?:[:=]|\bis\b|\bat\b|[-–—])?/gi;
 
-// Every label holds the word, "p" and a digit, or a colon or "=" after "%" or an ordinal's
-// ending: a search for those skips over the digits a search for the whole pattern tries one by
-// one, and over the colons of prose, at each of which the whole pattern is tried.
-const PERCENTILE_WRITTEN = /percentile|p\d|(?:%|st|nd|rd|th)[ \t]*[:=]/i;
+// Every label holds the word, "p" and a digit, or a colon or "=" after its figure: a search
+// for those skips over the digits a search for the whole pattern tries one by one. Where one is
+// written, the figure's ending is looked for before the colon too ("5th:", "5%:"): prose holds
+// colons, at each of which the whole pattern tries its every form.
+const PERCENTILE_WRITTEN = /percentile|p\d|[:=]/i;
+const PERCENTILE_LABEL_WRITTEN = /percentile|p\d|(?:%|st|nd|rd|th)[ \t]*[:=]/i;
 
 // "the 5th percentile is 134 and the 95th is 266": an ordinal stands for a percentile right
 // after one was named.
@@ -29,7 +31,8 @@ export interface PercentileStatement {
 
 /** "Percentile 10: 30", "10th percentile: 30", "P90 = 55"; a later line for the same percentile wins. */
 export function percentileStatement(text: string): PercentileStatement {
-  const labelled = PERCENTILE_WRITTEN.test(text) ? matchesOf(text, PERCENTILE_LABEL) : [];
+  const written = PERCENTILE_WRITTEN.test(text) && PERCENTILE_LABEL_WRITTEN.test(text);
+  const labelled = written ? matchesOf(text, PERCENTILE_LABEL) : [];
   const labels = labelled.map((match) => ({
     percentile: Number(match[1] ?? match[2] ?? match[3] ?? match[4]),
     index: match.index,

@@ -142,12 +142,11 @@ function fractionWord(word: string, offset: number, text: string): string {
 // sign skips over them; most replies hold none of these, and a long list of figures none.
 // A sign every match holds is looked for before a pattern: see holdsAny.
 type Mark = (text: string) => boolean;
-// Patterns for words are looked for where their words are written: see holdsWords.
+// Patterns for words are looked for only in a text with letters, an even chance where its
+// words are written (see holdsWords) or "50" and a slash or dash.
 const EVEN_CHANCE_WORDS = /coin|toss|even|fifty/i;
 const EVEN_CHANCE_MARK: Mark = (text) =>
   holdsWords(text, EVEN_CHANCE_WORDS) || (text.includes("50") && holdsAny(text, ["-", "/"]));
-const FRACTION_WORDS = /third|quarter|fourth|half/i;
-const NUMBER_WORDS = new RegExp([...UNITS, ...TENS, "hundred"].join("|"), "i");
 const HYPHENATED_ODDS_WRITTEN = /-in-/i;
 const DECIMAL_COMMA_WRITTEN = /,\d/;
 const WORD_AFTER_IN_WRITTEN = new RegExp(String.raw`(?:in|out of)\s+${WORD_NUMBER}`, "i");
@@ -183,7 +182,7 @@ function rewrittenProbabilities(text: string): string {
       BOUND_BEFORE.test(whole.slice(Math.max(0, offset - 12), offset)) ? "even" : "50% chance",
     ),
   );
-  out = holdsWords(out, FRACTION_WORDS) ? out.replace(FRACTION_WORD, fractionWord) : out;
+  out = holdsLetter(out) ? out.replace(FRACTION_WORD, fractionWord) : out;
   out = where(out, HYPHENATED_ODDS_MARK, (current) => current.replace(HYPHENATED_ODDS, "$1 in $2"));
   out = where(out, DECIMAL_COMMA_MARK, (current) =>
     current.replace(DECIMAL_COMMA_PERCENT, "$1.$2").replace(DECIMAL_COMMA_FRACTION, "0.$1"),
@@ -191,9 +190,9 @@ function rewrittenProbabilities(text: string): string {
   out = where(out, MARGIN_MARK, (current) =>
     current.replace(MARGIN, (margin) => " ".repeat(margin.length)),
   );
-  // The rewritings below only turn words into digits: a text without a number in words now
-  // gets none later.
-  const worded = holdsWords(out, NUMBER_WORDS);
+  // The rewritings below only turn words into digits: a text without letters now gets none
+  // later, and so no number in words.
+  const worded = holdsLetter(out);
   if (worded) {
     out = out.replace(WORDS_AS_FIGURE, (word) => String(wordValue(word)));
     out = where(out, WORDS_AFTER_IN_MARK, (current) => current.replace(WORDS_AFTER_IN, wordAfter));

@@ -30,13 +30,8 @@ export const MEDIAN_LABEL = label("median");
 
 export const STANDARD_DEVIATION_LABEL = label(
   String.raw`standard[\s_-]*deviation|std\.?[\s_-]*dev(?:iation)?\.?|stdev|stddev|std|sd|sigma|σ|uncertainty|standardabweichung|[ée]cart[\s_-]*type|desviaci[óo]n[\s_]+(?:est[áa]ndar|t[íi]pica)|desvio[\s_]+padr[ãa]o`,
-  // The words' ASCII parts, and the letters "σ" matches without regard to case.
-  [/standard|std|sd|sigma|uncertainty|cart|desvia|desvio/i, /[σςΣ]/],
 );
 
 export const ANSWER_LABEL = label(
   String.raw`(?:final[\s_]+)?(?:answer|prediction|forecast|estimate|value)|schätzung|prognose|estimaci[óo]n|estimation|pron[óo]stico|previsi[óo]n|pr[ée]vision`,
-  [
-    /answer|prediction|forecast|estimate|value|sch|prognose|estimaci|estimation|pron|previsi|vision/i,
-  ],
 );
