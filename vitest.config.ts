@@ -57,6 +57,7 @@ export default defineConfig({
     // Set here, not per project: vitest 3 groups files of one pool across projects and honours
     // only this root value when it does (a project's own `isolate: false` changed nothing).
     isolate: false,
+    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default"],

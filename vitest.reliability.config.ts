@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ["test/reliability/**/*.test.ts", "test/scale-out/multi-process.test.ts"],
     pool: "forks",
+    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: ["default"],

@@ -17,8 +17,9 @@ afterEach(async () => {
   temp.removeAll();
 });
 
+/** A database no migration has run on. */
 async function fresh(kind: (typeof BOTH_DATABASES)[number]): Promise<DatabaseUnderTest> {
-  const database = await kind.create();
+  const database = await kind.create({ empty: true });
   opened.push(database);
   return database;
 }

@@ -18,7 +18,7 @@ const KINDS = [
   {
     name: "postgres",
     url: async () => {
-      const database = await createTestDatabase();
+      const database = await createTestDatabase({ empty: true });
       cleanups.push(() => database.drop());
       return database.url;
     },

@@ -1,10 +1,12 @@
+import path from "node:path";
 import type { Services } from "../../src/services.js";
 import type { Clock } from "../../src/util/clock.js";
-import { createTestDatabase } from "./postgres.js";
+import { copyMigratedSqlite } from "./migrated-template.js";
+import { createTestDatabase, type TestDatabaseOptions } from "./postgres.js";
 import { openServices, sqliteUrl } from "./services.js";
 import { TempDirs } from "./temp-dir.js";
 
-/** One empty database plus a way to open any number of independent connections to it. */
+/** One new database plus a way to open any number of independent connections to it. */
 export interface DatabaseUnderTest {
   /** Services on their own connection (pool); several model several processes. */
   open(clock?: Clock): Promise<Services>;
@@ -18,7 +20,8 @@ export interface DatabaseUnderTest {
 
 export interface DatabaseKind {
   name: "sqlite" | "postgres";
-  create(): Promise<DatabaseUnderTest>;
+  /** Migrated, unless asked to be empty. */
+  create(options?: TestDatabaseOptions): Promise<DatabaseUnderTest>;
 }
 
 function track(url: string, dataDir: string, cleanup: () => Promise<void>): DatabaseUnderTest {
@@ -50,19 +53,20 @@ function track(url: string, dataDir: string, cleanup: () => Promise<void>): Data
 
 export const sqliteDatabase: DatabaseKind = {
   name: "sqlite",
-  create: async () => {
+  create: async (options = {}) => {
     const temp = new TempDirs();
     const dataDir = temp.make("sibyl-sqlite-");
+    if (!options.empty) copyMigratedSqlite(path.join(dataDir, "sibyl.db"));
     return track(sqliteUrl(dataDir), dataDir, async () => temp.removeAll());
   },
 };
 
 export const postgresDatabase: DatabaseKind = {
   name: "postgres",
-  create: async () => {
+  create: async (options = {}) => {
     const temp = new TempDirs();
     const dataDir = temp.make("sibyl-postgres-");
-    const database = await createTestDatabase();
+    const database = await createTestDatabase(options);
     return track(database.url, dataDir, async () => {
       await database.drop();
       temp.removeAll();

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { createMigratedPostgres } from "./migrated-template.js";
 
 /** The PostgreSQL server the suite uses; `.ci/run` starts it. Unreachable means the suite fails. */
 export const POSTGRES_ADMIN_URL =
@@ -10,9 +11,16 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database for one test file. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /** No tables at all, for tests of migrations; otherwise every migration is applied. */
+  empty?: boolean;
+}
+
+/** A fresh database for one test file, migrated unless asked to be empty. */
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const name = `sibyl_test_${randomBytes(6).toString("hex")}`;
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   try {
     await admin.connect();
@@ -22,12 +30,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     );
   }
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    if (options.empty) await admin.query(`CREATE DATABASE ${name}`);
+    else await createMigratedPostgres(admin, name, url.toString(), POSTGRES_ADMIN_URL);
   } finally {
     await admin.end();
   }
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: async () => {

@@ -7,6 +7,7 @@ import { type Config, loadConfig } from "../../src/config/index.js";
 import { createServices, type Services } from "../../src/services.js";
 import type { Clock } from "../../src/util/clock.js";
 import { usdToNanos } from "../../src/util/money.js";
+import { copyMigratedSqlite } from "./migrated-template.js";
 
 export interface TestServerOptions {
   /** Raw configuration file content (YAML keys); the database defaults to a fresh SQLite file. */
@@ -44,6 +45,7 @@ export function writeTestConfig(options: TestServerOptions): { config: Config; d
   const limits = (raw.limits ?? {}) as Record<string, unknown>;
   raw.limits = { failed_authentications_per_minute: 0, ...limits };
   if (options.databaseUrl) raw.database = { url: options.databaseUrl };
+  else if (raw.database === undefined) copyMigratedSqlite(path.join(dataDir, "sibyl.db"));
   const file = path.join(dataDir, "sibyl.yaml");
   writeFileSync(file, stringify(raw));
   const config = loadConfig({ file, env: { SIBYL_DATA_DIR: dataDir }, cwd: dataDir });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { connectDatabase, type DatabaseHandle } from "../../../src/db/connect.js";
 import { migrateToLatest } from "../../../src/db/migrate.js";
+import { copyMigratedSqlite } from "../../support/migrated-template.js";
 import { createTestDatabase } from "../../support/postgres.js";
 
 /** A migrated, empty database of one kind, and how to throw it away. */
@@ -32,6 +33,7 @@ export const sqliteArchive: ArchiveDatabaseKind = {
   name: "sqlite",
   create: async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "sibyl-archive-"));
+    copyMigratedSqlite(path.join(dir, "sibyl.db"));
     return migrated(`sqlite:${path.join(dir, "sibyl.db")}`, async () =>
       rmSync(dir, { recursive: true, force: true }),
     );

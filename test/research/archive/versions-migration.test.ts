@@ -69,7 +69,7 @@ describe("the upgrade to versioned articles", () => {
   });
 
   it("keeps PostgreSQL's rows and lets a url take a second version", async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ empty: true });
     const handle = connectDatabase(database.url);
     try {
       await upgradedArchive(handle);
