@@ -10,6 +10,7 @@ import {
 } from "../../ledger-types.js";
 import { spendableNanos } from "../../spendable.js";
 import type { UsageDetails } from "../../usage-records.js";
+import type { Charge } from "../charge.js";
 import { chargeBalance } from "./charge-balance.js";
 import { chargeLease, chargeLeaseAtOnce } from "./charge-lease.js";
 import {
@@ -50,15 +51,12 @@ interface LeasedHold {
   reference: string | null;
 }
 
-/** What a leased hold's settlement writes. */
-export interface LeasedCharge {
+/** A leased hold's settlement waiting to be written. */
+interface PendingCharge {
   reference: string | null;
   /** The parts of the cost, adding up to it. */
   items: ChargeItem[];
-  usage?: UsageDetails;
-}
-
-interface PendingCharge extends LeasedCharge {
+  usage: UsageDetails | undefined;
   organizationId: string;
   leaseId: string;
   /** Paid out of the lease (the hold, and the lease's free money when the cost outran it). */
@@ -144,11 +142,8 @@ export class CreditLeases {
    * Charges a leased hold's real cost once its charge entries and usage record are committed.
    * Settling a hold twice, or after its release, charges nothing.
    */
-  async settle(
-    reservation: Reservation,
-    actualNanos: number,
-    charge: LeasedCharge,
-  ): Promise<Settlement> {
+  async settle(charge: Charge): Promise<Settlement> {
+    const { reservation, actualNanos } = charge;
     const hold = this.holds.get(reservation.id);
     if (!hold) {
       const balanceNanos = (await spendableNanos(this.db, reservation.organizationId)) ?? 0;
@@ -166,15 +161,16 @@ export class CreditLeases {
       shortNanos -= fromLease;
     }
     return new Promise<Settlement>((resolve, reject) => {
-      // Own fields before the spread: see prepareCompletion (completions/plan.ts).
       this.pending.push({
+        reference: charge.reference,
+        items: charge.items,
+        usage: charge.usage,
         organizationId: hold.organizationId,
         leaseId: hold.leaseId,
         coveredNanos,
         shortNanos,
         resolve,
         reject,
-        ...charge,
       });
       this.writing ??= this.writeAll();
     });
