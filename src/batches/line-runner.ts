@@ -70,81 +70,100 @@ export async function runLine(
   owner: string,
   stopped: AbortSignal,
 ): Promise<void> {
-  const fence: LineFence = {
-    batchId: line.batchId,
-    lineNumber: line.lineNumber,
-    owner,
-    attempts: line.attempts,
+  const attempt: Attempt = {
+    line,
+    fence: { batchId: line.batchId, lineNumber: line.lineNumber, owner, attempts: line.attempts },
+    hold: {
+      organizationId: spender.organizationId,
+      reference: lineBillingReference(line.batchId, line.customId),
+    },
   };
-  const hold: LineHold = {
-    organizationId: spender.organizationId,
-    reference: lineBillingReference(line.batchId, line.customId),
-  };
-  let outcome: LineOutcome;
   try {
-    await deps.completions.chat(
-      // Own fields before the spread: see prepareCompletion (completions/plan.ts).
-      {
-        priceMultiplier: deps.priceMultiplier,
-        billingReference: hold.reference,
-        signal: stopped,
-        requestId: line.requestId,
-        recordWithCharge: async (tx, response) => {
-          const recorded = await recordOutcome(
-            tx,
-            fence,
-            success(deps.clock, response as ChatCompletionResponse),
-          );
-          if (!recorded) throw new LineLost();
-        },
-        ...spender,
-      },
-      JSON.parse(line.body) as ChatCompletionBody,
-    );
-    return;
+    await completeLine(deps, attempt, spender, stopped);
   } catch (error) {
     if (error instanceof LineLost || stopped.aborted) return;
-    if (error instanceof HoldNotOpen) {
-      // The sweep took this process for dead and returned the line's hold while the line was
-      // still this attempt's: nothing was charged or recorded, so the line runs again.
-      deps.log.warn(
-        { batch: line.batchId, line: line.lineNumber, attempt: line.attempts },
-        "a batch line's hold was returned before its charge; the line runs again",
-      );
-      if (line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
-      return finishUncharged(
-        deps,
-        fence,
-        hold,
-        unanswered(deps.clock, attemptsExhausted(deps.maxAttempts)),
-      );
-    }
-    const resolved = describeFailure(error);
-    if (!resolved && isTransientDatabaseFailure(error)) {
-      // Sibyl's own database failed, not the request, and nothing of this attempt was recorded:
-      // it runs again. Should the database still fail these writes, the line stays running
-      // under this attempt's lease, and the lease sweep returns it (with its hold) later.
-      const retries = line.attempts < deps.maxAttempts;
-      deps.log.warn(
-        { err: error, batch: line.batchId, line: line.lineNumber, attempt: line.attempts },
-        retries
-          ? "recording a batch line's result failed; the line runs again"
-          : "recording a batch line's result failed on its last attempt; the line fails",
-      );
-      if (retries) return retryLater(deps, fence, hold);
-      const gaveUp = unanswered(deps.clock, attemptsExhausted(deps.maxAttempts));
-      return finishUncharged(deps, fence, hold, gaveUp);
-    }
-    if (!resolved) {
-      // A bug, not a property of the request: the line fails and the worker reports the error.
-      await recordOutcome(deps.db, fence, failure(deps.clock, 500, INTERNAL_ERROR_BODY));
-      throw error;
-    }
-    const transient = resolved.status === 429 || resolved.status >= 500;
-    if (transient && line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
-    outcome = failure(deps.clock, resolved.status, JSON.stringify(resolved.body));
+    await afterFailure(deps, attempt, error);
   }
-  await recordOutcome(deps.db, fence, outcome);
+}
+
+/** One attempt at a line: the line, the fence its writes check, and its hold's reference. */
+interface Attempt {
+  line: ClaimedLine;
+  fence: LineFence;
+  hold: LineHold;
+}
+
+/** Runs the line's completion; its success is recorded in the transaction that charges it. */
+async function completeLine(
+  deps: LineRunnerDeps,
+  { line, fence, hold }: Attempt,
+  spender: LineSpender,
+  stopped: AbortSignal,
+): Promise<void> {
+  await deps.completions.chat(
+    // Own fields before the spread: see prepareCompletion (completions/plan.ts).
+    {
+      priceMultiplier: deps.priceMultiplier,
+      billingReference: hold.reference,
+      signal: stopped,
+      requestId: line.requestId,
+      recordWithCharge: async (tx, response) => {
+        const outcome = success(deps.clock, response as ChatCompletionResponse);
+        if (!(await recordOutcome(tx, fence, outcome))) throw new LineLost();
+      },
+      ...spender,
+    },
+    JSON.parse(line.body) as ChatCompletionBody,
+  );
+}
+
+/**
+ * What a failed attempt leaves: the line runs again (a returned hold, Sibyl's database away, a
+ * transient upstream failure while attempts remain) or the failure is its result.
+ */
+async function afterFailure(deps: LineRunnerDeps, attempt: Attempt, error: unknown) {
+  const { line, fence, hold } = attempt;
+  if (error instanceof HoldNotOpen) {
+    // The sweep took this process for dead and returned the line's hold while the line was
+    // still this attempt's: nothing was charged or recorded, so the line runs again.
+    deps.log.warn(
+      { batch: line.batchId, line: line.lineNumber, attempt: line.attempts },
+      "a batch line's hold was returned before its charge; the line runs again",
+    );
+    return runAgainOrGiveUp(deps, attempt);
+  }
+  const resolved = describeFailure(error);
+  if (!resolved && isTransientDatabaseFailure(error)) {
+    // Sibyl's own database failed, not the request, and nothing of this attempt was recorded:
+    // it runs again. Should the database still fail these writes, the line stays running
+    // under this attempt's lease, and the lease sweep returns it (with its hold) later.
+    deps.log.warn(
+      { err: error, batch: line.batchId, line: line.lineNumber, attempt: line.attempts },
+      line.attempts < deps.maxAttempts
+        ? "recording a batch line's result failed; the line runs again"
+        : "recording a batch line's result failed on its last attempt; the line fails",
+    );
+    return runAgainOrGiveUp(deps, attempt);
+  }
+  if (!resolved) {
+    // A bug, not a property of the request: the line fails and the worker reports the error.
+    await recordOutcome(deps.db, fence, failure(deps.clock, 500, INTERNAL_ERROR_BODY));
+    throw error;
+  }
+  const transient = resolved.status === 429 || resolved.status >= 500;
+  if (transient && line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
+  await recordOutcome(
+    deps.db,
+    fence,
+    failure(deps.clock, resolved.status, JSON.stringify(resolved.body)),
+  );
+}
+
+/** Back to the queue while attempts remain; else the line fails uncharged. */
+function runAgainOrGiveUp(deps: LineRunnerDeps, { line, fence, hold }: Attempt) {
+  if (line.attempts < deps.maxAttempts) return retryLater(deps, fence, hold);
+  const gaveUp = unanswered(deps.clock, attemptsExhausted(deps.maxAttempts));
+  return finishUncharged(deps, fence, hold, gaveUp);
 }
 
 function success(clock: Clock, response: ChatCompletionResponse): LineOutcome {

@@ -68,3 +68,9 @@ export interface Settlement {
   chargedNanos: number;
   balanceNanos: number;
 }
+
+export function assertAmount(nanos: number): void {
+  if (!Number.isSafeInteger(nanos) || nanos < 0) {
+    throw new RangeError(`amount must be a non-negative whole number of nano-dollars: ${nanos}`);
+  }
+}

@@ -1,22 +1,24 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.js";
 import type { LedgerKind } from "../db/schema.js";
-import { claimOnce } from "../db/single-use.js";
 import { insufficientCredits, notFound } from "../errors.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
 import { newId } from "../util/ids.js";
+import { type Charge, chargeOf } from "./holds/charge.js";
 import { CreditLeases } from "./holds/leased/credit-leases.js";
-import { claimAndChargeCovered, type SettleValues } from "./holds/stored/charge-covered.js";
-import { chargeWhatRemains } from "./holds/stored/charge-what-remains.js";
 import { holdsUnder, orphanedHolds } from "./holds/stored/find-holds.js";
 import { releaseHold, releaseRows } from "./holds/stored/release-hold.js";
-import { lockedBalance, lockIfHeld } from "./holds/stored/row-locks.js";
-import { type HoldValues, holdStepByStep, holdWithReservation } from "./holds/stored/take-hold.js";
-import { holdKeySpend, keyRoom, keySpendLimitReached, moveKeySpend } from "./key-spend.js";
-import { appendCharges, appendEntry } from "./ledger-entries.js";
+import { lockedBalance } from "./holds/stored/row-locks.js";
 import {
-  allocateCharge,
-  type ChargeItem,
+  settleInOneStatement,
+  settleInTransaction,
+  settlesInOneStatement,
+} from "./holds/stored/settle-hold.js";
+import { type HoldValues, holdStepByStep, holdWithReservation } from "./holds/stored/take-hold.js";
+import { holdKeySpend, keySpendLimitReached } from "./key-spend.js";
+import { appendEntry } from "./ledger-entries.js";
+import {
+  assertAmount,
   type EntryDetails,
   HoldNotOpen,
   type Reservation,
@@ -24,7 +26,6 @@ import {
   type Settlement,
 } from "./ledger-types.js";
 import { spendableNanos } from "./spendable.js";
-import { insertUsageRecord, type UsageDetails } from "./usage-records.js";
 
 export type {
   ChargeItem,
@@ -148,7 +149,8 @@ export class Ledger {
    * Charges the real cost and returns the rest of the hold. A cost above the hold (an estimate
    * that fell short) is charged only as far as the balance reaches, never below zero. Settling
    * twice charges once; settling a released hold charges nothing (or throws HoldNotOpen, see
-   * `whileHeld`).
+   * `whileHeld`). The rule is the same for every hold; where the hold's money is, and what the
+   * call asks, choose one of the ways below.
    */
   async settle(
     reservation: Reservation,
@@ -156,168 +158,47 @@ export class Ledger {
     details: SettleDetails = {},
     db: Db = this.db,
   ): Promise<Settlement> {
-    assertAmount(actualNanos);
-    const reference = details.reference ?? null;
-    const items = chargeItems(actualNanos, details);
-    if (reservation.leaseId !== undefined) {
-      if (details.once || db !== this.db) {
+    const charge = chargeOf(reservation, actualNanos, details, this.now());
+    const way = this.settleWays[settleWay(charge, db)];
+    return way(charge, db, details.whileHeld === true);
+  }
+
+  /** Each way's settler; a hold found no longer open is charged nothing (chargedNothing). */
+  private readonly settleWays: Record<SettleWay, Settler> = {
+    lease: (charge, db) => {
+      if (charge.once || db !== this.db) {
         throw new Error("a leased hold settles on its own, and not as a single-use charge");
       }
-      return this.leases.settle(reservation, actualNanos, {
-        reference,
-        items,
-        usage: details.usage,
-      });
-    }
-    if (settlesInOneStatement(db, reservation, actualNanos, details)) {
-      const outcome = await claimAndChargeCovered(
-        db,
-        this.settleValues(reservation, actualNanos, reference, items, details.usage),
-      );
-      if (outcome === "not claimed") return this.chargedNothing(db, reservation, details, false);
-      if (outcome === "not covered") throw new Error("a cost within its hold was not covered");
-      return outcome;
-    }
-    return db.transaction(async (tx) => {
-      if (details.once && reference !== null) {
-        // The reference is claimed only for a hold that is still open: a released hold must not
-        // use up the one charge its work may make.
-        if (!(await lockIfHeld(tx, reservation.id))) {
-          return this.chargedNothing(tx, reservation, details, true);
-        }
-        const first = await claimOnce(
-          tx,
-          chargeScope(reservation.organizationId),
-          reference,
-          this.now(),
-        );
-        if (!first) {
-          await releaseHold(tx, reservation, this.now());
-          return this.chargedNothing(tx, reservation, details, true);
-        }
-      }
-      const charge = await this.withinKeyLimit(tx, reservation, actualNanos, items);
-      const settlement =
-        charge &&
-        (await this.chargeHold(
-          tx,
-          reservation,
-          charge.nanos,
-          reference,
-          charge.items,
-          details.usage,
-        ));
-      if (!settlement) return this.chargedNothing(tx, reservation, details, true);
-      if (reservation.spendKeyId) {
-        await tx.changes(
-          moveKeySpend(reservation.spendKeyId, settlement.chargedNanos - reservation.amountNanos),
-        );
-      }
-      return settlement;
-    });
-  }
+      return this.leases.settle(charge);
+    },
+    "one statement": async (charge, db, whileHeld) =>
+      (await settleInOneStatement(db, charge)) ??
+      this.chargedNothing(charge.reservation, whileHeld, () =>
+        this.balance(charge.reservation.organizationId, db),
+      ),
+    transaction: (charge, db, whileHeld) =>
+      db.transaction(
+        async (tx) =>
+          (await settleInTransaction(tx, charge)) ??
+          // Read under the transaction's lock.
+          this.chargedNothing(charge.reservation, whileHeld, () =>
+            lockedBalance(tx, charge.reservation.organizationId),
+          ),
+      ),
+  };
 
   /**
    * A settlement that charged nothing (the hold was already settled or released, or its one
    * charge already made). Work that records its result in the same transaction (`whileHeld`)
-   * must not record it, so for that it throws instead. `locked`: inside a transaction, whose
-   * lock the balance is read under.
+   * must not record it, so for that it throws instead.
    */
   private async chargedNothing(
-    db: Db,
     reservation: Reservation,
-    details: SettleDetails,
-    locked: boolean,
+    whileHeld: boolean,
+    balance: () => Promise<number>,
   ): Promise<Settlement> {
-    if (details.whileHeld) throw new HoldNotOpen(reservation.id);
-    const balanceNanos = locked
-      ? await lockedBalance(db, reservation.organizationId)
-      : await this.balance(reservation.organizationId, db);
-    return { chargedNanos: 0, balanceNanos };
-  }
-
-  /**
-   * The cost cut to what the hold's key may still spend, like the balance cuts it; null when the
-   * hold is no longer open. Locks the reservation before the key (see key-spend.ts).
-   */
-  private async withinKeyLimit(
-    tx: Db,
-    reservation: Reservation,
-    actualNanos: number,
-    items: ChargeItem[],
-  ): Promise<{ nanos: number; items: ChargeItem[] } | null> {
-    const keyId = reservation.spendKeyId;
-    if (!keyId) return { nanos: actualNanos, items };
-    if (!(await lockIfHeld(tx, reservation.id))) return null;
-    const room = await keyRoom(tx, keyId, reservation.amountNanos);
-    if (room === null || actualNanos <= room) return { nanos: actualNanos, items };
-    const nanos = Math.max(0, room);
-    const paid = allocateCharge(
-      items.map((item) => item.amountNanos),
-      nanos,
-    );
-    return {
-      nanos,
-      // Object.assign, not a spread: see prepareCompletion (completions/plan.ts).
-      items: items.map((item, index) => Object.assign({}, item, { amountNanos: paid[index] ?? 0 })),
-    };
-  }
-
-  /**
-   * Charges a hold (as far as the balance reaches) and records its usage; null when it was no
-   * longer held.
-   */
-  private async chargeHold(
-    tx: Db,
-    reservation: Reservation,
-    actualNanos: number,
-    reference: string | null,
-    items: ChargeItem[],
-    usage: UsageDetails | undefined,
-  ): Promise<Settlement | null> {
-    const outcome = await claimAndChargeCovered(
-      tx,
-      this.settleValues(reservation, actualNanos, reference, items, usage),
-    );
-    if (outcome === "not claimed") return null;
-    if (outcome !== "not covered") return outcome;
-    const settlement = await chargeWhatRemains(tx, reservation, actualNanos);
-    if (usage) {
-      const costNanos = settlement.chargedNanos;
-      await tx.changes(insertUsageRecord(reservation.organizationId, usage, costNanos, this.now()));
-    }
-    const paid = allocateCharge(
-      items.map((item) => item.amountNanos),
-      settlement.chargedNanos,
-    );
-    await appendCharges(
-      tx,
-      reservation.organizationId,
-      settlement.balanceNanos,
-      reference,
-      items.map((item, index) => ({ amountNanos: paid[index] ?? 0, memo: item.memo })),
-      this.now(),
-    );
-    return settlement;
-  }
-
-  private settleValues(
-    reservation: Reservation,
-    actualNanos: number,
-    reference: string | null,
-    items: ChargeItem[],
-    usage: UsageDetails | undefined,
-  ): SettleValues {
-    return {
-      reservationId: reservation.id,
-      organizationId: reservation.organizationId,
-      holdNanos: reservation.amountNanos,
-      actualNanos,
-      reference,
-      items,
-      now: this.now(),
-      usage: usage ?? null,
-    };
+    if (whileHeld) throw new HoldNotOpen(reservation.id);
+    return { chargedNanos: 0, balanceNanos: await balance() };
   }
 
   /** Returns the whole hold (the work failed or never started). Releasing twice is a no-op. */
@@ -405,42 +286,18 @@ export class Ledger {
   }
 }
 
-function chargeItems(actualNanos: number, details: SettleDetails): ChargeItem[] {
-  const items = details.items ?? [{ amountNanos: actualNanos, memo: details.memo ?? null }];
-  let sum = 0;
-  for (const item of items) {
-    assertAmount(item.amountNanos);
-    sum += item.amountNanos;
-  }
-  if (sum !== actualNanos) {
-    throw new RangeError(`charge items add up to ${sum} nano-dollars, not ${actualNanos}`);
-  }
-  return items;
-}
-
 /**
- * Whether a settlement can be one statement that is its own transaction (PostgreSQL): outside a
- * caller's transaction, with no key limit or single-use reference to check first, and a cost
- * within the hold, which the hold alone always covers.
+ * The ways a hold settles: from this process's lease in memory, as one statement that is its own
+ * transaction (see settlesInOneStatement), or in a transaction with the steps around the charge
+ * its hold needs (a single-use reference, a key's spend limit).
  */
-function settlesInOneStatement(
-  db: Db,
-  reservation: Reservation,
-  actualNanos: number,
-  details: SettleDetails,
-): boolean {
-  return (
-    db.dialect === "postgres" &&
-    !db.inTransaction &&
-    !reservation.spendKeyId &&
-    !(details.once && (details.reference ?? null) !== null) &&
-    actualNanos <= reservation.amountNanos
-  );
-}
+type SettleWay = "lease" | "one statement" | "transaction";
 
-/** The single-use scope of an organization's charges. */
-function chargeScope(organizationId: string): string {
-  return `charge:${organizationId}`;
+type Settler = (charge: Charge, db: Db, whileHeld: boolean) => Promise<Settlement>;
+
+function settleWay(charge: Charge, db: Db): SettleWay {
+  if (charge.reservation.leaseId !== undefined) return "lease";
+  return settlesInOneStatement(charge, db) ? "one statement" : "transaction";
 }
 
 /**
@@ -457,10 +314,4 @@ async function holdForKey(tx: Db, hold: HoldValues, keyId: string): Promise<numb
       : await holdStepByStep(tx, hold);
   if (held === 0) throw insufficientCredits(hold.maxNanos);
   return held;
-}
-
-function assertAmount(nanos: number): void {
-  if (!Number.isSafeInteger(nanos) || nanos < 0) {
-    throw new RangeError(`amount must be a non-negative whole number of nano-dollars: ${nanos}`);
-  }
 }

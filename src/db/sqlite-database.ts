@@ -34,7 +34,31 @@ export function sqliteDatabase(
   connection: PreparingConnection,
   turns: ConnectionTurns,
 ): Db {
-  const execute = (statement: string) => connection.prepare(statement).run([]);
+  const group = new CommitGroups(connection, turns, transactionScopes(kysely, connection));
+  return {
+    dialect: "sqlite",
+    inTransaction: false,
+    query: kysely,
+    rows: (statement) => group.enqueue((tx) => tx.rows(statement), true),
+    changes: (statement) => group.enqueue((tx) => tx.changes(statement), true),
+    transaction: (work) => group.enqueue(work, false),
+  };
+}
+
+type Execute = (statement: string) => void;
+
+function executeOn(connection: PreparingConnection, statement: string): void {
+  connection.prepare(statement).run([]);
+}
+
+/** The scope of a group's transaction at a depth of savepoints: statements run directly. */
+type TransactionScope = (depth: number) => Db;
+
+function transactionScopes(
+  kysely: Kysely<Database>,
+  connection: PreparingConnection,
+): TransactionScope {
+  const execute: Execute = (statement) => executeOn(connection, statement);
   const run = (statement: RawBuilder<unknown> | PlainStatement) => {
     const compiled = isPlain(statement)
       ? statement
@@ -52,86 +76,92 @@ export function sqliteDatabase(
   const inTurnQuery = new Kysely<Database>({
     dialect: new SqliteDialect({ database: connection }),
   });
-
-  const transactionScope = (depth: number): Db => {
+  const scope: TransactionScope = (depth) => {
     const nested = savepointRunner(depth, async (statement) => execute(statement));
     return {
       dialect: "sqlite",
       inTransaction: true,
       query: inTurnQuery,
       ...inTurn,
-      transaction: (work) => nested(() => work(transactionScope(depth + 1))),
+      transaction: (work) => nested(() => work(scope(depth + 1))),
     };
   };
+  return scope;
+}
 
-  /** Runs one member; one that throws leaves no trace of its writes. */
-  const runMember = async (item: QueuedWork, alone: boolean) => {
-    // A failure SQLite answers by rolling back the whole transaction (a full disk, an I/O
-    // error) must not let the members after it run, and commit, on their own.
-    if (!connection.inTransaction) throw new Error("the group's transaction ended early");
-    if (alone) {
-      // Alone in its group, a member that throws rolls the group's transaction back whole.
-      const value = await item.work(transactionScope(1));
-      return () => item.resolve(value);
-    }
-    if (!item.single) execute("savepoint unit");
+/** Collects the work asked for in one round of I/O and commits it as one transaction. */
+class CommitGroups {
+  private queue: QueuedWork[] = [];
+  private readonly execute: Execute;
+
+  constructor(
+    private readonly connection: PreparingConnection,
+    private readonly turns: ConnectionTurns,
+    private readonly scope: TransactionScope,
+  ) {
+    this.execute = (statement) => executeOn(connection, statement);
+  }
+
+  enqueue<T>(work: (tx: Db) => Promise<T>, single: boolean): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, single, resolve: (value) => resolve(value as T), reject });
+      if (this.queue.length === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.queue;
+    this.queue = [];
+    const waiting = this.turns.take();
+    if (waiting) await waiting;
     try {
-      const value = await item.work(transactionScope(1));
-      if (!item.single) execute("release unit");
-      return () => item.resolve(value);
-    } catch (error) {
-      if (!item.single) {
-        execute("rollback to unit");
-        execute("release unit");
-      }
-      return () => item.reject(error);
+      await this.commit(group);
+    } finally {
+      this.turns.give();
     }
-  };
+  }
 
-  const commitGroup = async (group: QueuedWork[]) => {
+  private async commit(group: QueuedWork[]): Promise<void> {
     try {
       // Immediate: take the write lock now rather than fail to upgrade a read lock later.
-      execute("begin immediate");
+      this.execute("begin immediate");
       const outcomes = [];
-      for (const item of group) outcomes.push(await runMember(item, group.length === 1));
-      execute("commit");
+      for (const item of group) outcomes.push(await this.runMember(item, group.length === 1));
+      this.execute("commit");
       for (const outcome of outcomes) outcome();
     } catch (error) {
       // The group's transaction itself failed (lock timeout, failed commit): nothing was kept.
       let failure = error;
       try {
-        if (connection.inTransaction) execute("rollback");
+        if (this.connection.inTransaction) this.execute("rollback");
       } catch (rollbackError) {
         failure = rollbackError;
       }
       for (const item of group) item.reject(failure);
     }
-  };
+  }
 
-  let queue: QueuedWork[] = [];
-  const flush = async () => {
-    const group = queue;
-    queue = [];
-    const waiting = turns.take();
-    if (waiting) await waiting;
-    try {
-      await commitGroup(group);
-    } finally {
-      turns.give();
+  /** Runs one member; one that throws leaves no trace of its writes. */
+  private async runMember(item: QueuedWork, alone: boolean): Promise<() => void> {
+    // A failure SQLite answers by rolling back the whole transaction (a full disk, an I/O
+    // error) must not let the members after it run, and commit, on their own.
+    if (!this.connection.inTransaction) throw new Error("the group's transaction ended early");
+    if (alone) {
+      // Alone in its group, a member that throws rolls the group's transaction back whole.
+      const value = await item.work(this.scope(1));
+      return () => item.resolve(value);
     }
-  };
-
-  const enqueue = <T>(work: (tx: Db) => Promise<T>, single: boolean) =>
-    new Promise<T>((resolve, reject) => {
-      queue.push({ work, single, resolve: (value) => resolve(value as T), reject });
-      if (queue.length === 1) setImmediate(() => void flush());
-    });
-  return {
-    dialect: "sqlite",
-    inTransaction: false,
-    query: kysely,
-    rows: (statement) => enqueue((tx) => tx.rows(statement), true),
-    changes: (statement) => enqueue((tx) => tx.changes(statement), true),
-    transaction: (work) => enqueue(work, false),
-  };
+    if (!item.single) this.execute("savepoint unit");
+    try {
+      const value = await item.work(this.scope(1));
+      if (!item.single) this.execute("release unit");
+      return () => item.resolve(value);
+    } catch (error) {
+      if (!item.single) {
+        this.execute("rollback to unit");
+        this.execute("release unit");
+      }
+      return () => item.reject(error);
+    }
+  }
 }

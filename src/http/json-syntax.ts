@@ -20,87 +20,118 @@ const LITERALS = ["true", "false", "null"];
  * is scanned without exhausting the stack; only called once JSON.parse has refused a body.
  */
 export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
-  const closers: ("}" | "]")[] = [];
-  let expecting: Expecting = "value";
-  let index = 0;
-  let finished = false;
-  const fail = (offset: number, problem: string) => located(text, offset, problem);
-
+  const scan: Scan = { text, index: 0, closers: [], expecting: "value", finished: false };
   while (true) {
-    while (index < text.length && WHITESPACE.has(text[index] as string)) index++;
-    if (index >= text.length) {
-      if (finished) return null;
-      return fail(index, endProblem(text, closers, expecting));
+    scan.index = skipSpace(text, scan.index);
+    if (scan.index >= text.length) {
+      if (scan.finished) return null;
+      return located(text, scan.index, endProblem(text, scan.closers, scan.expecting));
     }
-    const char = text[index] as string;
-    if (finished)
-      return fail(index, `unexpected ${describe(char)} after the end of the JSON value`);
-
-    if (expecting === "value" || expecting === "first-key" || expecting === "key") {
-      if (expecting !== "value" && char !== '"') {
-        if (expecting === "first-key" && char === "}") {
-          closers.pop();
-          index++;
-          ({ expecting, finished } = afterValue(closers));
-          continue;
+    const char = text[scan.index] as string;
+    const found = scan.finished
+      ? {
+          offset: scan.index,
+          problem: `unexpected ${describe(char)} after the end of the JSON value`,
         }
-        return fail(index, keyProblem(char, expecting));
-      }
-      if (expecting === "value" && char === "]" && text[previousNonSpace(text, index)] === "[") {
-        closers.pop();
-        index++;
-        ({ expecting, finished } = afterValue(closers));
-        continue;
-      }
-      if (char === "{" || char === "[") {
-        closers.push(char === "{" ? "}" : "]");
-        expecting = char === "{" ? "first-key" : "value";
-        index++;
-        continue;
-      }
-      const scanned = scanScalar(text, index);
-      if (typeof scanned !== "number") return fail(scanned.offset, scanned.problem);
-      index = scanned;
-      if (expecting !== "value") {
-        expecting = "colon";
-        continue;
-      }
-      ({ expecting, finished } = afterValue(closers));
-      continue;
-    }
-    if (expecting === "colon") {
-      if (char !== ":")
-        return fail(index, `expected ':' after the property name, found ${describe(char)}`);
-      expecting = "value";
-      index++;
-      continue;
-    }
-    const closer = expecting === "after-member" ? "}" : "]";
-    if (char === ",") {
-      expecting = expecting === "after-member" ? "key" : "value";
-      index++;
-      if (expecting === "value") {
-        const next = text[skipSpace(text, index)];
-        if (next === "]")
-          return fail(skipSpace(text, index), "a trailing comma before ']' is not allowed in JSON");
-      }
-      continue;
-    }
-    if (char === closer) {
-      closers.pop();
-      index++;
-      ({ expecting, finished } = afterValue(closers));
-      continue;
-    }
-    const container = closer === "}" ? "a property value" : "an array element";
-    return fail(index, `expected ',' or '${closer}' after ${container}, found ${describe(char)}`);
+      : READ[scan.expecting](scan, char);
+    if (found) return located(text, found.offset, found.problem);
   }
 }
 
-function afterValue(closers: readonly string[]): { expecting: Expecting; finished: boolean } {
-  const open = closers[closers.length - 1];
-  if (open === undefined) return { expecting: "value", finished: true };
-  return { expecting: open === "}" ? "after-member" : "after-element", finished: false };
+/** Where a scan stands: what it expects next, inside which open containers. */
+interface Scan {
+  text: string;
+  index: number;
+  /** The closers of the containers still open, innermost last. */
+  closers: ("}" | "]")[];
+  expecting: Expecting;
+  /** The top-level value is complete: only whitespace may follow. */
+  finished: boolean;
+}
+
+interface Problem {
+  offset: number;
+  problem: string;
+}
+
+/** Reads what comes at the scan's index given what it expects; a problem, or null to go on. */
+const READ: Record<Expecting, (scan: Scan, char: string) => Problem | null> = {
+  value: readValueOrKey,
+  "first-key": readValueOrKey,
+  key: readValueOrKey,
+  colon: readColon,
+  "after-member": readAfterItem,
+  "after-element": readAfterItem,
+};
+
+function readValueOrKey(scan: Scan, char: string): Problem | null {
+  const { text, expecting } = scan;
+  if (expecting !== "value" && char !== '"') {
+    if (expecting === "first-key" && char === "}") return closeContainer(scan);
+    return { offset: scan.index, problem: keyProblem(char, expecting) };
+  }
+  if (expecting === "value" && char === "]" && text[previousNonSpace(text, scan.index)] === "[") {
+    return closeContainer(scan);
+  }
+  if (char === "{" || char === "[") {
+    scan.closers.push(char === "{" ? "}" : "]");
+    scan.expecting = char === "{" ? "first-key" : "value";
+    scan.index++;
+    return null;
+  }
+  const scanned = scanScalar(text, scan.index);
+  if (typeof scanned !== "number") return scanned;
+  scan.index = scanned;
+  if (expecting !== "value") scan.expecting = "colon";
+  else afterValue(scan);
+  return null;
+}
+
+function readColon(scan: Scan, char: string): Problem | null {
+  if (char !== ":") {
+    return {
+      offset: scan.index,
+      problem: `expected ':' after the property name, found ${describe(char)}`,
+    };
+  }
+  scan.expecting = "value";
+  scan.index++;
+  return null;
+}
+
+/** After a property value or an array element: a comma, or the container's closer. */
+function readAfterItem(scan: Scan, char: string): Problem | null {
+  const closer = scan.expecting === "after-member" ? "}" : "]";
+  if (char === ",") {
+    scan.expecting = scan.expecting === "after-member" ? "key" : "value";
+    scan.index++;
+    const next = skipSpace(scan.text, scan.index);
+    if (scan.expecting === "value" && scan.text[next] === "]") {
+      return { offset: next, problem: "a trailing comma before ']' is not allowed in JSON" };
+    }
+    return null;
+  }
+  if (char === closer) return closeContainer(scan);
+  const container = closer === "}" ? "a property value" : "an array element";
+  return {
+    offset: scan.index,
+    problem: `expected ',' or '${closer}' after ${container}, found ${describe(char)}`,
+  };
+}
+
+function closeContainer(scan: Scan): null {
+  scan.closers.pop();
+  scan.index++;
+  afterValue(scan);
+  return null;
+}
+
+/** A value is complete: what the container it is in expects next, or the end. */
+function afterValue(scan: Scan): void {
+  const open = scan.closers[scan.closers.length - 1];
+  scan.finished = open === undefined;
+  if (open !== undefined) scan.expecting = open === "}" ? "after-member" : "after-element";
+  else scan.expecting = "value";
 }
 
 function keyProblem(char: string, expecting: Expecting): string {

@@ -115,83 +115,32 @@ export class Reconciliation {
       where chain_scan_cursors.next_block < excluded.next_block`);
   }
 
-  private settle(
-    rail: PaymentRail,
-    payment: LandedPayment,
-  ): Promise<"credited" | "unclaimed" | "already_credited"> {
-    const { db, clock, ledger, accounts } = this.options;
-    const now = unixSeconds(clock);
-    const reference = `${rail.kind}:${payment.reference}`;
-    const details: EntryDetails = {
-      reference,
-      memo: `MPP top-up via ${rail.method}, found by reconciliation`,
+  /** Credits one landed payment once, to the organization it refilled or to one of its own. */
+  private settle(rail: PaymentRail, payment: LandedPayment): Promise<Outcome> {
+    const found: FoundPayment = {
+      rail,
+      payment,
+      reference: `${rail.kind}:${payment.reference}`,
+      now: unixSeconds(this.options.clock),
     };
-    const credits = centsToNanos(payment.amountCents);
-    return db
+    return this.options.db
       .transaction(async (tx) => {
-        const pending = await tx.query
-          .selectFrom("pending_payments")
-          .select(["challenge_id", "refill_organization_id"])
-          .where("reference", "=", reference)
-          .executeTakeFirst();
-        // The organization refilled: named by a credential presented while the payment was not
-        // final, else by the challenge's record from when it was issued.
-        const refill =
-          pending?.refill_organization_id != null &&
-          rail.challengeTag(pending.challenge_id) === payment.tag
-            ? {
-                challenge_id: pending.challenge_id,
-                organization_id: pending.refill_organization_id,
-              }
-            : await refillOf(tx, rail.kind, payment.tag);
+        const refill = await refillFor(tx, found);
         // Claimed in the order a redemption claims them (the challenge, then the payment), so
         // that on PostgreSQL the two never wait on each other.
         const refilled =
-          refill !== null && (await claimOnce(tx, CHALLENGE_SCOPE, refill.challenge_id, now));
-        if (!(await claimOnce(tx, `mpp-payment:${rail.kind}`, payment.reference, now))) {
+          refill !== null && (await claimOnce(tx, CHALLENGE_SCOPE, refill.challenge_id, found.now));
+        if (!(await claimOnce(tx, `mpp-payment:${rail.kind}`, payment.reference, found.now))) {
           // Undoes the challenge's claim with the rest.
           if (refilled) throw new CreditedMeanwhile();
           return "already_credited";
         }
-        await finishPending(tx, reference, now);
+        await finishPending(tx, found.reference, found.now);
         if (refill && refilled) {
-          await ledger.credit(refill.organization_id, credits, "topup", details, tx);
-          await recordRedemption(tx, {
-            challenge_id: refill.challenge_id,
-            reference,
-            organization_id: refill.organization_id,
-            amount_cents: payment.amountCents,
-            api_key_id: null,
-            credential_hash: RECONCILED_CREDENTIAL,
-            idempotency_key: null,
-            redeemed_at: now,
-          });
+          await this.creditRefill(tx, found, refill);
           return "credited";
         }
-        const opened = await accounts.open(
-          {
-            name: `MPP payer (${rail.method})`,
-            creditsNanos: credits,
-            creditKind: "topup",
-            creditDetails: details,
-          },
-          tx,
-        );
-        // Nobody sees this key: the payer gets a key of its own by presenting the credential.
-        await tx.changes(
-          sql`update api_keys set revoked_at = ${now} where id = ${opened.key.api_key_id}`,
-        );
-        await tx.query
-          .insertInto("unclaimed_payments")
-          .values({
-            reference,
-            challenge_tag: payment.tag,
-            organization_id: opened.organization.id,
-            amount_cents: payment.amountCents,
-            found_at: now,
-            claimed_at: null,
-          })
-          .execute();
+        await this.creditUnclaimed(tx, found);
         return "unclaimed";
       })
       .catch((error: unknown) => {
@@ -199,6 +148,100 @@ export class Reconciliation {
         throw error;
       });
   }
+
+  /** Credits the organization the payment's challenge refilled, as a redemption would. */
+  private async creditRefill(tx: Db, found: FoundPayment, refill: Refill): Promise<void> {
+    const { reference, payment, now } = found;
+    const credits = centsToNanos(payment.amountCents);
+    await this.options.ledger.credit(
+      refill.organization_id,
+      credits,
+      "topup",
+      creditDetails(found),
+      tx,
+    );
+    await recordRedemption(tx, {
+      challenge_id: refill.challenge_id,
+      reference,
+      organization_id: refill.organization_id,
+      amount_cents: payment.amountCents,
+      api_key_id: null,
+      credential_hash: RECONCILED_CREDENTIAL,
+      idempotency_key: null,
+      redeemed_at: now,
+    });
+  }
+
+  /** Credits a new organization that the payer claims by presenting the credential. */
+  private async creditUnclaimed(tx: Db, found: FoundPayment): Promise<void> {
+    const { rail, payment, reference, now } = found;
+    const opened = await this.options.accounts.open(
+      {
+        name: `MPP payer (${rail.method})`,
+        creditsNanos: centsToNanos(payment.amountCents),
+        creditKind: "topup",
+        creditDetails: creditDetails(found),
+      },
+      tx,
+    );
+    // Nobody sees this key: the payer gets a key of its own by presenting the credential.
+    await tx.changes(
+      sql`update api_keys set revoked_at = ${now} where id = ${opened.key.api_key_id}`,
+    );
+    await tx.query
+      .insertInto("unclaimed_payments")
+      .values({
+        reference,
+        challenge_tag: payment.tag,
+        organization_id: opened.organization.id,
+        amount_cents: payment.amountCents,
+        found_at: now,
+        claimed_at: null,
+      })
+      .execute();
+  }
+}
+
+type Outcome = "credited" | "unclaimed" | "already_credited";
+
+interface Refill {
+  challenge_id: string;
+  organization_id: string;
+}
+
+/** A landed payment being credited: its rail, and its reference in the ledger. */
+interface FoundPayment {
+  rail: PaymentRail;
+  payment: LandedPayment;
+  reference: string;
+  now: number;
+}
+
+function creditDetails(found: FoundPayment): EntryDetails {
+  return {
+    reference: found.reference,
+    memo: `MPP top-up via ${found.rail.method}, found by reconciliation`,
+  };
+}
+
+/**
+ * The organization the payment refilled: named by a credential presented while the payment was
+ * not final, else by the challenge's record from when it was issued; null for neither.
+ */
+async function refillFor(tx: Db, found: FoundPayment): Promise<Refill | null> {
+  const { rail, payment, reference } = found;
+  const pending = await tx.query
+    .selectFrom("pending_payments")
+    .select(["challenge_id", "refill_organization_id"])
+    .where("reference", "=", reference)
+    .executeTakeFirst();
+  if (
+    pending?.refill_organization_id != null &&
+    rail.challengeTag(pending.challenge_id) === payment.tag
+  ) {
+    return { challenge_id: pending.challenge_id, organization_id: pending.refill_organization_id };
+  }
+  return refillOf(tx, rail.kind, payment.tag);
 }
 
 /** The payment was credited by a redemption while its refill's challenge was being claimed. */

@@ -7,7 +7,7 @@ import { recordedAnswer, recordedRawAnswer } from "./answer-value.js";
 import { scoreForecast, UNSCORED } from "./forecast-score.js";
 import type { Outcome } from "./outcome.js";
 import { findQuestion, insertForecast, insertQuestion } from "./question-records.js";
-import { optionLetters } from "./questions-service.js";
+import { optionLetters } from "./track-objects.js";
 
 export interface RecorderLog {
   error(details: Record<string, unknown>, message: string): void;

@@ -6,22 +6,23 @@ import { notFound, ServiceError, unprocessable } from "../errors.js";
 import { parseAnswerType } from "../forecast/index.js";
 import type { AnswerType } from "../forecast/types.js";
 import { type Clock, unixSeconds } from "../util/clock.js";
-import type { RecordedAnswer } from "./answer-value.js";
 import { unixSecondsOf } from "./dates.js";
-import { scoreForecast } from "./forecast-score.js";
-import { checkedOutcome, type Outcome } from "./outcome.js";
 import {
   findQuestion,
-  forecastsToScore,
   insertQuestion,
-  insertResolution,
-  latestPredictionDate,
   listQuestions,
   questionForecasts,
   questionResolutions,
-  setForecastScore,
-  updateQuestionResolution,
 } from "./question-records.js";
+import {
+  assertAfterForecasts,
+  changesQuestion,
+  type ResolutionInput,
+  recordResolution,
+  resolutionOf,
+  resolutionTime,
+  scoreForecasts,
+} from "./resolution-steps.js";
 import {
   type QuestionDetail,
   type QuestionList,
@@ -49,13 +50,6 @@ export interface QuestionListQuery {
   answer_type?: string | undefined;
   source?: string | undefined;
   tag?: string | undefined;
-}
-
-export interface ResolutionInput {
-  outcome?: unknown;
-  annulled?: boolean | null;
-  resolved_at?: string | number | null;
-  force?: boolean | null;
 }
 
 /** Most forecasts a question's object lists; the scores report counts all of them. */
@@ -164,86 +158,17 @@ export class Questions {
     recordedBy: string,
   ): Promise<boolean> {
     const now = unixSeconds(this.clock);
-    const resolvedAt =
-      input.resolved_at == null ? now : unixSecondsOf(input.resolved_at, "resolved_at");
-    if (resolvedAt > now + CLOCK_SKEW_SECONDS) {
-      throw unprocessable(
-        "resolved_at is in the future: a question resolves when its outcome is known.",
-        "invalid_resolution_time",
-        "resolved_at",
-        input.resolved_at,
-      );
-    }
-    const annulled = input.annulled === true;
+    const resolvedAt = resolutionTime(input, now, CLOCK_SKEW_SECONDS);
     // Scores feed running totals shared by every question of the organization: two resolutions
     // at once may deadlock on PostgreSQL, and the one rolled back runs again.
     return retryOnContention(() =>
       this.db.transaction(async (tx) => {
         const question = await this.require(tx, organizationId, id, true);
-        const type = question.answer_type as AnswerType;
-        if (annulled && input.outcome != null) {
-          throw unprocessable(
-            "An annulled question has no outcome: send annulled without outcome.",
-            "invalid_outcome",
-            "outcome",
-            input.outcome,
-          );
-        }
-        const outcome: Outcome | null = annulled
-          ? null
-          : checkedOutcome(
-              type,
-              question.options ? (JSON.parse(question.options) as Record<string, string>) : null,
-              input.outcome,
-            );
-        const status: QuestionStatus = annulled ? "annulled" : "resolved";
-        const outcomeText = outcome === null ? null : JSON.stringify(outcome);
-        if (question.status !== "open") {
-          const same = question.status === status && question.outcome === outcomeText;
-          if (same && Number(question.resolved_at) === resolvedAt) return false;
-          if (!input.force) {
-            throw new ServiceError(
-              "conflict",
-              `Question '${id}' is already ${question.status}${question.outcome === null ? "" : ` with outcome ${question.outcome}`}; send force: true (sibyl questions resolve --force) to change it.`,
-              { code: "question_already_resolved", param: "outcome" },
-            );
-          }
-        }
-        const latest = await latestPredictionDate(tx, organizationId, id);
-        if (latest !== null && resolvedAt < latest) {
-          throw new ServiceError(
-            "conflict",
-            `resolved_at (${new Date(resolvedAt * 1000).toISOString()}) is before the prediction date of a forecast on this question (${new Date(latest * 1000).toISOString()}): a forecast cannot be scored against an outcome known before it was made.`,
-            { code: "resolution_before_forecast", param: "resolved_at" },
-          );
-        }
-        await updateQuestionResolution(tx, organizationId, id, {
-          status,
-          outcome: outcomeText,
-          resolved_at: resolvedAt,
-        });
-        await insertResolution(tx, {
-          organization_id: organizationId,
-          question_id: id,
-          outcome: outcomeText,
-          annulled: annulled ? 1 : 0,
-          resolved_at: resolvedAt,
-          recorded_at: now,
-          forced: question.status !== "open" ? 1 : 0,
-          recorded_by: recordedBy,
-        });
-        for (const forecast of await forecastsToScore(tx, organizationId, id)) {
-          const score = scoreForecast(
-            {
-              answerType: forecast.answer_type,
-              answer:
-                forecast.answer === null ? null : (JSON.parse(forecast.answer) as RecordedAnswer),
-              predictionDate: Number(forecast.prediction_date),
-            },
-            { answerType: type, outcome, resolvedAt, optionLetters: optionLetters(question) },
-          );
-          await setForecastScore(tx, Number(forecast.seq), score);
-        }
+        const resolution = resolutionOf(question, input, resolvedAt);
+        if (!changesQuestion(question, resolution, input.force === true)) return false;
+        await assertAfterForecasts(tx, organizationId, id, resolvedAt);
+        await recordResolution(tx, question, resolution, { at: now, by: recordedBy });
+        await scoreForecasts(tx, question, resolution);
         return true;
       }),
     );
@@ -259,11 +184,6 @@ export class Questions {
     if (!row) throw notFound("question", id, "question_id");
     return row;
   }
-}
-
-/** The letters of the question's options, when it has them. */
-export function optionLetters(question: QuestionRow): string[] | null {
-  return question.options ? Object.keys(JSON.parse(question.options) as object).sort() : null;
 }
 
 /** A question's answer type in its canonical form; `auto` names no type a question can have. */

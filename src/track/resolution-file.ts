@@ -1,5 +1,5 @@
 import { itemKey } from "../evaluation/question-sets/forecastbench.js";
-import type { ResolutionInput } from "./questions-service.js";
+import type { ResolutionInput } from "./resolution-steps.js";
 
 /** One resolution a file asks for: the question ids it may be filed under, most specific first. */
 export interface FileResolution {

@@ -13,6 +13,11 @@ export type QuestionRow = Selectable<QuestionsTable>;
 export type ForecastRow = Selectable<ForecastsTable>;
 export type ResolutionRow = Selectable<QuestionResolutionsTable>;
 
+/** The letters of the question's options, when it has them. */
+export function optionLetters(question: QuestionRow): string[] | null {
+  return question.options ? Object.keys(JSON.parse(question.options) as object).sort() : null;
+}
+
 export interface QuestionObject {
   id: string;
   object: "question";

@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../../errors.js";
 import { dollarText, TOPUP_CENTS } from "../../payments/amounts.js";
 import { isPaymentAuthorization } from "../../payments/credential.js";
@@ -51,21 +51,16 @@ const invalidRefillKey = () =>
     code: "invalid_api_key",
   });
 
+type Topups = NonNullable<Services["topups"]>;
+type TopupRequest = FastifyRequest<{ Body: Static<typeof MppTopupRequest> }>;
+
 /** `POST /v1/mpp/topup`: credits bought with the HTTP Payment scheme (no Bearer key). */
 export function registerTopupRoute(app: App, services: Services): void {
   const { topups } = services;
   if (!topups) {
-    app.post("/mpp/topup", { config: { public: true }, schema: { hide: true } }, async () => {
-      throw new ServiceError(
-        "not_found",
-        "This server takes no machine payments (no `payments` configuration); ask its operator for an API key.",
-        { code: "payments_not_configured" },
-      );
-    });
+    registerNoPayments(app);
     return;
   }
-  // The machine-readable offers (draft-payment-discovery); an extension Fastify's types do not know.
-  const paymentInfo = { "x-payment-info": { offers: topups.offers() } };
   app.post<{ Body: Static<typeof MppTopupRequest> }>(
     "/mpp/topup",
     {
@@ -74,70 +69,92 @@ export function registerTopupRoute(app: App, services: Services): void {
       preValidation: async (request) => {
         request.body ??= {};
       },
-      schema: {
-        summary: "Buy credits with a machine payment (HTTP Payment scheme)",
-        description:
-          "Without `Authorization: Payment …` answers 402 with one `WWW-Authenticate: Payment` challenge per rail. Retried with a credential for one of them (and the same amount_cents), credits the payment: to a new organization whose API key is returned once, or, with `X-API-Key`, to that key's organization.",
-        tags: ["payments"],
-        security: [],
-        headers: Type.Object({
-          "x-api-key": Type.Optional(
-            Type.String({ description: "An existing API key, to refill its organization." }),
-          ),
-        }),
-        body: MppTopupRequest,
-        response: {
-          200: MppTopupResponse,
-          401: Type.Ref(ErrorResponse),
-          400: {
-            description: "The credential names a payment method this server does not take.",
-            content: { "application/problem+json": { schema: PaymentProblemBody } },
-          },
-          402: {
-            description: "Payment required, or the credential did not prove a payment.",
-            content: { "application/problem+json": { schema: PaymentProblemBody } },
-          },
-          422: Type.Ref(ErrorResponse),
-          429: Type.Ref(ErrorResponse),
-          503: Type.Ref(ErrorResponse),
-        },
-        ...paymentInfo,
-      },
+      schema: topupSchema(topups),
     },
-    async (request, reply) => {
-      const amountCents = request.body.amount_cents ?? TOPUP_CENTS.default;
-      const refill = await refillOrganization(services, request);
-      const authorization = request.headers.authorization;
-      if (!authorization || !isPaymentAuthorization(authorization)) {
-        const problem = new PaymentProblem(
-          "payment-required",
-          `A ${dollarText(amountCents)} top-up requires payment: pay one of the challenges in WWW-Authenticate and retry with 'Authorization: Payment <credential>'.`,
-        );
-        return sendPaymentProblem(reply, request, topups, amountCents, problem, refill);
-      }
-      try {
-        const result = await topups.redeem(
-          authorization,
-          amountCents,
-          refill,
-          presentationOf(request),
-        );
-        // The answer may carry a new key: no cache keeps it.
-        reply.header("payment-receipt", result.receipt).header("cache-control", "no-store");
-        return {
-          organization_id: result.organizationId,
-          credited_cents: result.creditedCents,
-          api_key: result.apiKey,
-          api_key_id: result.apiKeyId,
-        };
-      } catch (error) {
-        if (error instanceof PaymentProblem) {
-          return sendPaymentProblem(reply, request, topups, amountCents, error, refill);
-        }
-        throw error;
-      }
-    },
+    (request, reply) => topUp(services, topups, request, reply),
   );
+}
+
+/** Without a `payments` configuration the route says so, and why. */
+function registerNoPayments(app: App): void {
+  app.post("/mpp/topup", { config: { public: true }, schema: { hide: true } }, async () => {
+    throw new ServiceError(
+      "not_found",
+      "This server takes no machine payments (no `payments` configuration); ask its operator for an API key.",
+      { code: "payments_not_configured" },
+    );
+  });
+}
+
+function topupSchema(topups: Topups) {
+  return {
+    summary: "Buy credits with a machine payment (HTTP Payment scheme)",
+    description:
+      "Without `Authorization: Payment …` answers 402 with one `WWW-Authenticate: Payment` challenge per rail. Retried with a credential for one of them (and the same amount_cents), credits the payment: to a new organization whose API key is returned once, or, with `X-API-Key`, to that key's organization.",
+    tags: ["payments"],
+    security: [],
+    headers: Type.Object({
+      "x-api-key": Type.Optional(
+        Type.String({ description: "An existing API key, to refill its organization." }),
+      ),
+    }),
+    body: MppTopupRequest,
+    response: {
+      200: MppTopupResponse,
+      401: Type.Ref(ErrorResponse),
+      400: {
+        description: "The credential names a payment method this server does not take.",
+        content: { "application/problem+json": { schema: PaymentProblemBody } },
+      },
+      402: {
+        description: "Payment required, or the credential did not prove a payment.",
+        content: { "application/problem+json": { schema: PaymentProblemBody } },
+      },
+      422: Type.Ref(ErrorResponse),
+      429: Type.Ref(ErrorResponse),
+      503: Type.Ref(ErrorResponse),
+    },
+    // The machine-readable offers (draft-payment-discovery); an extension Fastify's types do not know.
+    "x-payment-info": { offers: topups.offers() },
+  };
+}
+
+/**
+ * Answers 402 with the challenges without a payment credential; with one, credits the payment
+ * (a credential that proves none is a 402 again).
+ */
+async function topUp(
+  services: Services,
+  topups: Topups,
+  request: TopupRequest,
+  reply: FastifyReply,
+) {
+  const amountCents = request.body.amount_cents ?? TOPUP_CENTS.default;
+  const refill = await refillOrganization(services, request);
+  const authorization = request.headers.authorization;
+  if (!authorization || !isPaymentAuthorization(authorization)) {
+    const problem = new PaymentProblem(
+      "payment-required",
+      `A ${dollarText(amountCents)} top-up requires payment: pay one of the challenges in WWW-Authenticate and retry with 'Authorization: Payment <credential>'.`,
+    );
+    return sendPaymentProblem(reply, request, topups, amountCents, problem, refill);
+  }
+  try {
+    const result = await topups.redeem(authorization, amountCents, refill, presentationOf(request));
+    // The answer may carry a new key: no cache keeps it.
+    reply.header("payment-receipt", result.receipt).header("cache-control", "no-store");
+    return {
+      organization_id: result.organizationId,
+      credited_cents: result.creditedCents,
+      api_key: result.apiKey,
+      api_key_id: result.apiKeyId,
+    };
+  } catch (error) {
+    if (error instanceof PaymentProblem) {
+      return sendPaymentProblem(reply, request, topups, amountCents, error, refill);
+    }
+    throw error;
+  }
 }
 
 /** The organization an `X-API-Key` names; null without one; 401 for an unknown or revoked key. */

@@ -2,13 +2,13 @@ import type { Services } from "../../services.js";
 import type { App } from "../app-instance.js";
 import { registerBalanceRoutes } from "./balance.js";
 import { registerBatchRoutes } from "./batches/index.js";
-import { registerCalibrationRoutes } from "./calibrations.js";
+import { registerCalibrationRoutes } from "./calibrations/index.js";
 import { registerCompletionRoutes } from "./completions.js";
 import { registerFileRoutes } from "./files/index.js";
 import { registerModelRoutes } from "./models.js";
 import { registerTopupRoute } from "./mpp-topup.js";
 import { registerOrganizationRoutes } from "./organization.js";
-import { registerQuestionRoutes } from "./questions.js";
+import { registerQuestionRoutes } from "./questions/index.js";
 import { registerResponseRoutes } from "./responses.js";
 import { registerScoreRoutes } from "./scores.js";
 

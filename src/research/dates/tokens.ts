@@ -172,55 +172,12 @@ export function tokenize(text: string): Tokens {
     const kind =
       code === PERCENT && startsEscapedLetters(text, index) ? LETTER_CLASS : classOf(code);
     if (kind === DIGIT_CLASS) {
-      const start = index;
-      let value = 0;
-      let digits = 0;
-      while (index < text.length) {
-        const next = text.codePointAt(index) as number;
-        const invisible = invisibleEscapesEnd(text, index);
-        if (invisible > index) {
-          index = invisible;
-          continue;
-        }
-        if (classOf(next) !== DIGIT_CLASS) break;
-        // Long runs are no dates; their value only needs to stay a number.
-        if (digits < 15) value = value * 10 + digitValue(next);
-        digits += 1;
-        index += next > 0xffff ? 2 : 1;
-      }
-      const at = tokens.push(NUMBER, "", gap, start, index);
-      tokens.value[at] = value;
-      tokens.digits[at] = digits;
+      index = readNumber(tokens, text, index, gap);
     } else if (kind === IDEOGRAPH_CLASS) {
       tokens.push(WORD, text.slice(index, index + width), gap, index, index + width);
       index += width;
     } else if (kind === LETTER_CLASS) {
-      const start = index;
-      let ascii = true;
-      // Letters escaped in an address ("juni%CE%BF"), read as the letters they stand for.
-      let escaped: string | null = null;
-      let rest = start;
-      while (index < text.length) {
-        const next = text.codePointAt(index) as number;
-        if (next === PERCENT) {
-          const end = escapedLettersEnd(text, index);
-          const run = end > index ? text.slice(index, end) : "";
-          const letters =
-            run === "" ? null : INVISIBLE_RUN.test(escapedText(run)) ? "" : escapedLetters(run);
-          if (letters === null) break;
-          escaped = (escaped ?? "") + text.slice(rest, index) + letters;
-          ascii = false;
-          index = end;
-          rest = end;
-          continue;
-        }
-        if (classOf(next) !== LETTER_CLASS) break;
-        if (next > 127) ascii = false;
-        index += next > 0xffff ? 2 : 1;
-      }
-      const word = escaped === null ? text.slice(start, index) : escaped + text.slice(rest, index);
-      const at = tokens.push(WORD, ascii ? word.toLowerCase() : wordKey(word), gap, start, index);
-      tokens.shape[at] = shapeOf(word, ascii);
+      index = readWord(tokens, text, index, gap);
     } else if (kind === WHITE_CLASS) {
       index += width;
       gap = true;
@@ -235,6 +192,61 @@ export function tokenize(text: string): Tokens {
 }
 
 const shared = new Tokens();
+
+/** Reads the run of digits at `start` (escaped invisibles inside it skipped) as one number. */
+function readNumber(tokens: Tokens, text: string, start: number, gap: boolean): number {
+  let index = start;
+  let value = 0;
+  let digits = 0;
+  while (index < text.length) {
+    const next = text.codePointAt(index) as number;
+    const invisible = invisibleEscapesEnd(text, index);
+    if (invisible > index) {
+      index = invisible;
+      continue;
+    }
+    if (classOf(next) !== DIGIT_CLASS) break;
+    // Long runs are no dates; their value only needs to stay a number.
+    if (digits < 15) value = value * 10 + digitValue(next);
+    digits += 1;
+    index += next > 0xffff ? 2 : 1;
+  }
+  const at = tokens.push(NUMBER, "", gap, start, index);
+  tokens.value[at] = value;
+  tokens.digits[at] = digits;
+  return index;
+}
+
+/** Reads the run of letters at `start` as one word; the offset after it. */
+function readWord(tokens: Tokens, text: string, start: number, gap: boolean): number {
+  let index = start;
+  let ascii = true;
+  // Letters escaped in an address ("juni%CE%BF"), read as the letters they stand for.
+  let escaped: string | null = null;
+  let rest = start;
+  while (index < text.length) {
+    const next = text.codePointAt(index) as number;
+    if (next === PERCENT) {
+      const end = escapedLettersEnd(text, index);
+      const run = end > index ? text.slice(index, end) : "";
+      const letters =
+        run === "" ? null : INVISIBLE_RUN.test(escapedText(run)) ? "" : escapedLetters(run);
+      if (letters === null) break;
+      escaped = (escaped ?? "") + text.slice(rest, index) + letters;
+      ascii = false;
+      index = end;
+      rest = end;
+      continue;
+    }
+    if (classOf(next) !== LETTER_CLASS) break;
+    if (next > 127) ascii = false;
+    index += next > 0xffff ? 2 : 1;
+  }
+  const word = escaped === null ? text.slice(start, index) : escaped + text.slice(rest, index);
+  const at = tokens.push(WORD, ascii ? word.toLowerCase() : wordKey(word), gap, start, index);
+  tokens.shape[at] = shapeOf(word, ascii);
+  return index;
+}
 
 const PERCENT = 37;
 const HEX = /^[0-9A-Fa-f]{2}$/;

@@ -10,6 +10,7 @@ import {
 } from "../../ledger-types.js";
 import { spendableNanos } from "../../spendable.js";
 import type { UsageDetails } from "../../usage-records.js";
+import type { Charge } from "../charge.js";
 import { chargeBalance } from "./charge-balance.js";
 import { chargeLease, chargeLeaseAtOnce } from "./charge-lease.js";
 import {
@@ -50,15 +51,12 @@ interface LeasedHold {
   reference: string | null;
 }
 
-/** What a leased hold's settlement writes. */
-export interface LeasedCharge {
+/** A leased hold's settlement waiting to be written. */
+interface PendingCharge {
   reference: string | null;
   /** The parts of the cost, adding up to it. */
   items: ChargeItem[];
-  usage?: UsageDetails;
-}
-
-interface PendingCharge extends LeasedCharge {
+  usage: UsageDetails | undefined;
   organizationId: string;
   leaseId: string;
   /** Paid out of the lease (the hold, and the lease's free money when the cost outran it). */
@@ -72,10 +70,11 @@ interface PendingCharge extends LeasedCharge {
 /**
  * Credit holds without a database write. A process leases part of an organization's balance
  * (moved to a lease row, so the balance can still never go below zero however many processes
- * spend) and holds its requests' worst cases from that lease in memory. Settlements are written
- * in groups, one transaction for every charge settled while the previous group was being
- * written, and each settlement resolves once its charge is committed: a reply never reports a
- * cost the database could still lose.
+ * spend) and holds its requests' worst cases from that lease in memory. An organization's
+ * settlements are written in groups, one transaction for every charge settled while its previous
+ * group was being written, and each settlement resolves once its charge is committed: a reply
+ * never reports a cost the database could still lose. On SQLite these transactions commit
+ * together with the database's others (sqlite-database.ts): that is the one group commit.
  *
  * Leases grow while requests keep coming, take at most a quarter of the balance at a time, and
  * go back to the balance when idle, when the process closes, or when the balance cannot fund
@@ -89,8 +88,10 @@ export class CreditLeases {
   private readonly holds = new Map<string, LeasedHold>();
   /** Leases taken out of the map that still have to be closed in the database. */
   private readonly closing = new Map<string, Lease>();
-  private pending: PendingCharge[] = [];
-  private writing: Promise<void> | null = null;
+  /** Charges settled and not yet taken by a write, by organization. */
+  private readonly pending = new Map<string, PendingCharge[]>();
+  /** Each organization's writer while it has charges to write. */
+  private readonly writing = new Map<string, Promise<void>>();
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -144,11 +145,8 @@ export class CreditLeases {
    * Charges a leased hold's real cost once its charge entries and usage record are committed.
    * Settling a hold twice, or after its release, charges nothing.
    */
-  async settle(
-    reservation: Reservation,
-    actualNanos: number,
-    charge: LeasedCharge,
-  ): Promise<Settlement> {
+  async settle(charge: Charge): Promise<Settlement> {
+    const { reservation, actualNanos } = charge;
     const hold = this.holds.get(reservation.id);
     if (!hold) {
       const balanceNanos = (await spendableNanos(this.db, reservation.organizationId)) ?? 0;
@@ -166,17 +164,24 @@ export class CreditLeases {
       shortNanos -= fromLease;
     }
     return new Promise<Settlement>((resolve, reject) => {
-      // Own fields before the spread: see prepareCompletion (completions/plan.ts).
-      this.pending.push({
+      const organizationId = hold.organizationId;
+      const pending = this.pending.get(organizationId);
+      const entry: PendingCharge = {
+        reference: charge.reference,
+        items: charge.items,
+        usage: charge.usage,
         organizationId: hold.organizationId,
         leaseId: hold.leaseId,
         coveredNanos,
         shortNanos,
         resolve,
         reject,
-        ...charge,
-      });
-      this.writing ??= this.writeAll();
+      };
+      if (pending) pending.push(entry);
+      else this.pending.set(organizationId, [entry]);
+      if (!this.writing.has(organizationId)) {
+        this.writing.set(organizationId, this.writeAll(organizationId));
+      }
     });
   }
 
@@ -193,7 +198,7 @@ export class CreditLeases {
 
   /** Resolves once every charge settled so far is written (or failed). */
   async flush(): Promise<void> {
-    while (this.writing) await this.writing;
+    while (this.writing.size > 0) await Promise.all(this.writing.values());
   }
 
   /** Writes what is pending and gives every lease back; run before the database closes. */
@@ -297,92 +302,70 @@ export class CreditLeases {
     }
   }
 
-  /** Writes pending charges in groups until none are left. */
-  private async writeAll(): Promise<void> {
-    while (this.pending.length > 0) {
-      if (this.db.dialect === "sqlite") await this.writeRoundOnSqlite();
-      else {
-        // Charges settled in this round of I/O join the first group.
-        await nextTurn();
-        await this.writeGroup(this.takePending());
-      }
-    }
-    this.writing = null;
+  /**
+   * Writes an organization's pending charges in groups until none are left: each group is every
+   * charge settled while the previous one was being written, in one transaction.
+   */
+  private async writeAll(organizationId: string): Promise<void> {
+    while (this.pending.has(organizationId)) await this.writeGroup(organizationId);
+    this.writing.delete(organizationId);
   }
 
-  private takePending(): PendingCharge[] {
-    const group = this.pending;
-    this.pending = [];
+  /** Takes the organization's pending charges for a group to write. */
+  private take(organizationId: string): PendingCharge[] {
+    const group = this.pending.get(organizationId) ?? [];
+    this.pending.delete(organizationId);
     return group;
   }
 
-  private async writeGroup(group: PendingCharge[]): Promise<void> {
-    const now = unixSeconds(this.clock);
-    await Promise.all(
-      [...byOrganization(group)].map(([organizationId, charges]) =>
-        this.writeOrganization(organizationId, charges, now),
-      ),
+  /** Writes one group of an organization's charges, and settles or fails their requests. */
+  private async writeGroup(organizationId: string): Promise<void> {
+    let group: PendingCharge[] = [];
+    const take = () => {
+      group = this.take(organizationId);
+      return group;
+    };
+    let written: Written;
+    try {
+      written = await (this.db.dialect === "sqlite"
+        ? this.writeOnSqlite(organizationId, take)
+        : this.writeOnPostgres(organizationId, take));
+    } catch (error) {
+      // Nothing of the group was kept; a transaction that could not even start fails the
+      // charges it would have taken.
+      this.failCharges(group.length > 0 ? group : take(), error);
+      return;
+    }
+    this.applyWritten(group, written);
+  }
+
+  /**
+   * SQLite: the charges are taken when the transaction starts. The database commits every
+   * transaction asked for in one round of I/O together (sqlite-database.ts), each in its own
+   * savepoint: the charges settled in that round, of every organization, share one commit, and
+   * the reply waits no extra turn of the event loop.
+   */
+  private writeOnSqlite(organizationId: string, take: () => PendingCharge[]): Promise<Written> {
+    return this.db.transaction((tx) =>
+      writeCharges(tx, organizationId, take(), unixSeconds(this.clock)),
     );
   }
 
   /**
-   * SQLite starts a transaction once the round of I/O that asked for it ends (sqlite-database.ts),
-   * so the charges settled in that round are taken when it starts: one transaction, and no extra
-   * turn of the event loop for the reply to wait. Each organization's charges are undone alone
-   * should they fail.
+   * PostgreSQL: charges settled in this round of I/O join the group, which is one statement when
+   * one open lease covers every charge (a round trip), else a transaction.
    */
-  private async writeRoundOnSqlite(): Promise<void> {
-    let group: PendingCharge[] = [];
-    let outcomes: { charges: PendingCharge[]; written?: Written; error?: unknown }[];
-    try {
-      outcomes = await this.db.transaction(async (tx) => {
-        group = this.takePending();
-        const now = unixSeconds(this.clock);
-        const organizations = [...byOrganization(group)];
-        if (organizations.length === 1) {
-          const [organizationId, charges] = organizations[0] as [string, PendingCharge[]];
-          return [{ charges, written: await writeCharges(tx, organizationId, charges, now) }];
-        }
-        const results = [];
-        for (const [organizationId, charges] of organizations) {
-          try {
-            const written = await tx.transaction((inner) =>
-              writeCharges(inner, organizationId, charges, now),
-            );
-            results.push({ charges, written });
-          } catch (error) {
-            results.push({ charges, error });
-          }
-        }
-        return results;
-      });
-    } catch (error) {
-      // A transaction that could not even start fails the charges it would have taken.
-      this.failCharges(group.length > 0 ? group : this.takePending(), error);
-      return;
-    }
-    for (const { charges, written, error } of outcomes) {
-      if (written) this.applyWritten(charges, written);
-      else this.failCharges(charges, error);
-    }
-  }
-
-  /** Writes one organization's charges, and settles or fails their requests. */
-  private async writeOrganization(
+  private async writeOnPostgres(
     organizationId: string,
-    charges: PendingCharge[],
-    now: number,
-  ): Promise<void> {
-    let written: Written;
-    try {
-      written =
-        (await this.writeAtOnce(organizationId, charges, now)) ??
-        (await this.db.transaction((tx) => writeCharges(tx, organizationId, charges, now)));
-    } catch (error) {
-      this.failCharges(charges, error);
-      return;
-    }
-    this.applyWritten(charges, written);
+    take: () => PendingCharge[],
+  ): Promise<Written> {
+    await nextTurn();
+    const charges = take();
+    const now = unixSeconds(this.clock);
+    return (
+      (await this.writeAtOnce(organizationId, charges, now)) ??
+      (await this.db.transaction((tx) => writeCharges(tx, organizationId, charges, now)))
+    );
   }
 
   /** Not charged: the requests fail, and their holds go back to the lease whole. */
@@ -555,16 +538,6 @@ function layOut(organizationId: string, charges: PendingCharge[], charged: numbe
   layout.usages.reverse();
   layout.settlements.reverse();
   return layout;
-}
-
-function byOrganization(group: PendingCharge[]): Map<string, PendingCharge[]> {
-  const grouped = new Map<string, PendingCharge[]>();
-  for (const charge of group) {
-    const list = grouped.get(charge.organizationId);
-    if (list) list.push(charge);
-    else grouped.set(charge.organizationId, [charge]);
-  }
-  return grouped;
 }
 
 function coveredByLease(charges: PendingCharge[]): Map<string, number> {
