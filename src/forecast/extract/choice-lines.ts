@@ -216,17 +216,21 @@ function holdsTwoLetters(text: string): boolean {
   return two;
 }
 
+// Marks beyond ASCII written among figures that are neither letters nor figures themselves.
+const FIGURE_MARKS = "–—−±≈×·•°→…‘’“”";
+
 /**
- * Whether the line from `start` to `end` holds a digit and nothing else an option could be named by: no letter, and
- * no character beyond ASCII (a letter elsewhere, or a figure such as "½"). One look at each
- * character, for the lines of figures a long reply may be made of.
+ * Whether the line from `start` to `end` holds a digit and nothing else an option could be
+ * named by: no letter, and beyond ASCII only the marks written among figures (not "½", "é").
+ * One look at each character, for the lines of figures a long reply may be made of.
  */
 function isFiguresAlone(text: string, start: number, end: number): boolean {
   let digit = false;
   for (let index = start; index < end; index++) {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) digit = true;
-    else if (code >= 128 || ((code | 0x20) >= 97 && (code | 0x20) <= 122)) return false;
+    else if ((code | 0x20) >= 97 && (code | 0x20) <= 122) return false;
+    else if (code >= 128 && !FIGURE_MARKS.includes(text[index] as string)) return false;
   }
   return digit;
 }
@@ -303,6 +307,23 @@ class LineReader {
 }
 
 /**
+ * Where the line holding `index` ends: the next line break, or the end of the text. A look at
+ * each character, as a search from `index` would count the whole text's length on every line.
+ */
+function lineEnd(text: string, index: number): number {
+  let end = index;
+  while (end < text.length && text.charCodeAt(end) !== 10) end++;
+  return end;
+}
+
+/** Where the line holding `index` starts. */
+function lineStartBefore(text: string, index: number): number {
+  let start = index;
+  while (start > 0 && text.charCodeAt(start - 1) !== 10) start--;
+  return start;
+}
+
+/**
  * Runs of answer lines of one kind, split by lines of other text: the lines of `text` from
  * `from` on, found in place, since most lines of a long reply of figures need no copy of their own.
  */
@@ -313,8 +334,7 @@ function lineBlocks(text: string, from: number, reader: LineReader): Block[] {
   // Lines under a heading that gives them to someone else, up to the next line of other text.
   let othersFigures = false;
   for (let start = from, end = 0; end < text.length; start = end + 1) {
-    end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
+    end = lineEnd(text, start);
     // An empty line changes nothing. A line of figures alone names no option (unless an
     // option's text holds figures) and no source (it has too few letters): it ends a block.
     if (start === end) continue;
@@ -366,9 +386,8 @@ function lastMarker(text: string): number {
   const found = matchesOf(text, FINAL_WORD);
   for (let next = found.length - 1; next >= 0; ) {
     const at = (found[next] as RegExpExecArray).index;
-    const lineStart = text.lastIndexOf("\n", at) + 1;
-    const lineEnd = text.indexOf("\n", at);
-    const marker = FINAL_MARKER.exec(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd));
+    const lineStart = lineStartBefore(text, at);
+    const marker = FINAL_MARKER.exec(text.slice(lineStart, lineEnd(text, at)));
     if (marker !== null) return lineStart + marker.index;
     while (next >= 0 && (found[next] as RegExpExecArray).index >= lineStart) next--;
   }
