@@ -205,18 +205,55 @@ function labelledEntries(
     : null;
 }
 
+const NO_ENTRIES: LineReading = { entries: [], prose: false };
+const LETTER = /\p{L}/gu;
+
+/** Whether `text` holds two letters: no attribution ("market", "polls", "of") holds fewer. */
+function holdsTwoLetters(text: string): boolean {
+  LETTER.lastIndex = 0;
+  const two = LETTER.test(text) && LETTER.test(text);
+  LETTER.lastIndex = 0;
+  return two;
+}
+
+// Marks beyond ASCII written among figures that are neither letters nor figures themselves.
+const FIGURE_MARKS = "–—−±≈×·•°→…‘’“”";
+
+/**
+ * Whether the line from `start` to `end` holds a digit and nothing else an option could be
+ * named by: no letter, and beyond ASCII only the marks written among figures (not "½", "é").
+ * One look at each character, for the lines of figures a long reply may be made of.
+ */
+function isFiguresAlone(text: string, start: number, end: number): boolean {
+  let digit = false;
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) digit = true;
+    else if ((code | 0x20) >= 97 && (code | 0x20) <= 122) return false;
+    else if (code >= 128 && !FIGURE_MARKS.includes(text[index] as string)) return false;
+  }
+  return digit;
+}
+
 function lineEntries(
   rawLine: string,
   options: OptionMap | null,
   names: OptionNames | null,
 ): LineReading {
+  // A line with no digit states no figure.
+  if (!/\d/.test(rawLine)) return NO_ENTRIES;
   const line = rawLine.replace(LINE_LEAD, "");
-  if (!/\d/.test(line)) return { entries: [], prose: false };
+  if (!/\d/.test(line)) return NO_ENTRIES;
   // "The market gives Democrats 99%", "Democrats won 52% of the vote last time": not a forecast.
-  let blanked: string | undefined;
+  // A line of a label and figures alone ("A: 45%", "Labour: 45%" with the name blanked) has
+  // too few letters to name a source, and is not searched for one.
+  let blanked: string | null | undefined;
   const attributed = (figure: NumberToken) => {
-    blanked ??= withNamesBlanked(line, names);
-    return isAttributed(blanked, figure);
+    if (blanked === undefined) {
+      const named = holdsTwoLetters(line) ? withNamesBlanked(line, names) : null;
+      blanked = named !== null && holdsTwoLetters(named) ? named : null;
+    }
+    return blanked !== null && isAttributed(blanked, figure);
   };
   const labelled = labelledEntries(line, options, names);
   if (labelled !== null) {
@@ -247,22 +284,78 @@ function introducesAttributed(line: string, names: OptionNames | null): boolean 
   return isAttributed(probe, { start: heading.length + 1, end: probe.length });
 }
 
-/** Runs of answer lines of one kind, split by lines of other text. */
-function lineBlocks(lines: string[], options: OptionMap | null): Block[] {
-  const names = options === null ? null : optionNames(options);
+/**
+ * Each line's reading, made once per text: the lines after a final-answer marker are read
+ * again as part of the whole, and a long reply repeats lines.
+ */
+class LineReader {
+  readonly names: OptionNames | null;
+  private readonly readings = new Map<string, LineReading>();
+
+  constructor(readonly options: OptionMap | null) {
+    this.names = options === null ? null : optionNames(options);
+  }
+
+  read(line: string): LineReading {
+    let reading = this.readings.get(line);
+    if (reading === undefined) {
+      reading = lineEntries(line, this.options, this.names);
+      this.readings.set(line, reading);
+    }
+    return reading;
+  }
+}
+
+/**
+ * Where the line holding `index` ends: the next line break, or the end of the text. A look at
+ * each character, as a search from `index` would count the whole text's length on every line.
+ */
+function lineEnd(text: string, index: number): number {
+  let end = index;
+  while (end < text.length && text.charCodeAt(end) !== 10) end++;
+  return end;
+}
+
+/** Where the line holding `index` starts. */
+function lineStartBefore(text: string, index: number): number {
+  let start = index;
+  while (start > 0 && text.charCodeAt(start - 1) !== 10) start--;
+  return start;
+}
+
+/**
+ * Runs of answer lines of one kind, split by lines of other text: the lines of `text` from
+ * `from` on, found in place, since most lines of a long reply of figures need no copy of their own.
+ */
+function lineBlocks(text: string, from: number, reader: LineReader): Block[] {
+  const { options, names } = reader;
   const blocks: Block[] = [];
   let current: Block | null = null;
   // Lines under a heading that gives them to someone else, up to the next line of other text.
   let othersFigures = false;
-  for (const line of lines) {
-    const reading = lineEntries(line, options, names);
-    const stated = reading.entries.filter(
-      (entry) =>
-        options === null ||
-        entry.letter === AMBIGUOUS ||
-        entry.letter === UNPLACED ||
-        entry.letter in options,
-    );
+  for (let start = from, end = 0; end < text.length; start = end + 1) {
+    end = lineEnd(text, start);
+    // An empty line changes nothing. A line of figures alone names no option (unless an
+    // option's text holds figures) and no source (it has too few letters): it ends a block.
+    if (start === end) continue;
+    if (names?.namedByFigures !== true && isFiguresAlone(text, start, end)) {
+      othersFigures = false;
+      if (current !== null) blocks.push(current);
+      current = null;
+      continue;
+    }
+    const line = text.slice(start, end);
+    const reading = reader.read(line);
+    const stated =
+      reading.entries.length === 0
+        ? reading.entries
+        : reading.entries.filter(
+            (entry) =>
+              options === null ||
+              entry.letter === AMBIGUOUS ||
+              entry.letter === UNPLACED ||
+              entry.letter in options,
+          );
     if (stated.length === 0 && !DECORATIVE.test(line)) {
       othersFigures = introducesAttributed(line, names);
     }
@@ -282,20 +375,34 @@ function lineBlocks(lines: string[], options: OptionMap | null): Block[] {
   return blocks;
 }
 
+const FINAL_WORD = /final/gi;
+
+/**
+ * Where the marker on the last line announcing the final answer starts, or -1. Every marker
+ * holds "final", found by one search of the text: testing the marker on each line of a long
+ * reply of figures cost more than reading the lines.
+ */
+function lastMarker(text: string): number {
+  const found = matchesOf(text, FINAL_WORD);
+  for (let next = found.length - 1; next >= 0; ) {
+    const at = (found[next] as RegExpExecArray).index;
+    const lineStart = lineStartBefore(text, at);
+    const marker = FINAL_MARKER.exec(text.slice(lineStart, lineEnd(text, at)));
+    if (marker !== null) return lineStart + marker.index;
+    while (next >= 0 && (found[next] as RegExpExecArray).index >= lineStart) next--;
+  }
+  return -1;
+}
+
 /**
  * Option probabilities from labelled lines, bullets, table rows and sentences, read from the
  * last line announcing the final answer when there is one and from the whole text otherwise.
  */
 export function choiceLines(text: string, options: OptionMap | null): ChoiceEntry[] {
-  const lines = text.split("\n");
-  const markerAt = lines.findLastIndex((line) => FINAL_MARKER.test(line));
-  const markerLine = lines[markerAt] ?? "";
   // "… 40% of the time last year. Final probabilities: OpenAI 0.3, …": from the marker on.
-  const fromMarker = [
-    markerLine.slice(FINAL_MARKER.exec(markerLine)?.index ?? 0),
-    ...lines.slice(markerAt + 1),
-  ];
-  const afterMarker = markerAt === -1 ? [] : distributions(lineBlocks(fromMarker, options));
-  const all = distributions(lineBlocks(lines, options));
+  const markerAt = lastMarker(text);
+  const reader = new LineReader(options);
+  const afterMarker = markerAt === -1 ? [] : distributions(lineBlocks(text, markerAt, reader));
+  const all = distributions(lineBlocks(text, 0, reader));
   return chooseDistribution(afterMarker, all, options);
 }

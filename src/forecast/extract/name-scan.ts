@@ -178,6 +178,8 @@ export function scanNames(
   lengths: readonly number[],
 ): NameMatch[] {
   const words = wordsOf(text, ids);
+  // Most lines of a long reply hold no word of any name: nothing to hash.
+  if (words.count === 0) return [];
   const longest = lengths[0] ?? 0;
   const powA = powers(longest, MOD_A);
   const powB = powers(longest, MOD_B);

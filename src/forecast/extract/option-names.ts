@@ -167,6 +167,8 @@ export interface OptionNames {
   normalized: [string, string][];
   /** The most words any option's name has. */
   maxWords: number;
+  /** Whether an option's text holds a figure, so a line of figures alone may name it. */
+  namedByFigures: boolean;
 }
 
 function buildNames(options: OptionMap): OptionNames {
@@ -212,7 +214,8 @@ function buildNames(options: OptionMap): OptionNames {
     normalizeName(text),
   ]);
   const maxWords = Math.max(0, ...normalized.map(([, name]) => name.split(" ").length));
-  return { lookup, lookupLabel, mentions, normalized, maxWords };
+  const namedByFigures = Object.values(options).some((text) => /\p{N}/u.test(text));
+  return { lookup, lookupLabel, mentions, normalized, maxWords, namedByFigures };
 }
 
 const cache = new WeakMap<OptionMap, OptionNames>();
