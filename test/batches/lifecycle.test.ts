@@ -27,8 +27,12 @@ describe("batch life cycle", () => {
   beforeAll(async () => {
     server = await startBatchServer({
       clock,
-      completions,
-      workerOptions: { concurrency: 2, retryBaseMs: 10, leaseMs: 60 * 60 * 1000 },
+      worker: {
+        concurrency: 2,
+        retryBaseMs: 10,
+        leaseMs: 60 * 60 * 1000,
+        completions: () => completions,
+      },
     });
     completions.db = server.services.database.db;
   });

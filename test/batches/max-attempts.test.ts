@@ -19,7 +19,7 @@ describe("batches.max_attempts", () => {
     upstream = await startFakeUpstream();
     upstream.setDefault({ status: 503, errorBody: { error: { message: "overloaded" } } });
     server = await startBatchServer({
-      workerOptions: { retryBaseMs: 10 },
+      worker: { retryBaseMs: 10 },
       config: {
         batches: { max_attempts: 2 },
         models: [

@@ -1,10 +1,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../src/app.js";
-import { loadConfig } from "../../src/config/index.js";
-import { createServices } from "../../src/services.js";
 import { runInProcess } from "../support/cli-in-process.js";
+import { startTestServer } from "../support/server.js";
+import { sqliteUrl } from "../support/services.js";
 import { TempDirs } from "../support/temp-dir.js";
 
 const temp = new TempDirs();
@@ -57,19 +56,16 @@ describe("sibyl dashboard link", () => {
     expect(lifetime).toBeLessThanOrEqual(15 * 60 + 1);
 
     // The printed link works once against a server on the same database.
-    const config = loadConfig({ file: configFile, env, cwd: dataDir });
-    const services = await createServices(config);
-    const app = await buildApp(services, { logger: false });
+    const server = await startTestServer({ databaseUrl: sqliteUrl(dataDir) });
     try {
       const exchange = () =>
-        app.inject({ method: "POST", url: "/v1/dashboard/sign-in", payload: { token } });
+        server.app.inject({ method: "POST", url: "/v1/dashboard/sign-in", payload: { token } });
       const first = await exchange();
       expect(first.statusCode).toBe(200);
       expect(first.json().organization_id).toBe(org.organization_id);
       expect((await exchange()).statusCode).toBe(401);
     } finally {
-      await app.close();
-      await services.close();
+      await server.close();
     }
   });
 

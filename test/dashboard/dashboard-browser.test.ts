@@ -1,27 +1,27 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignInLinks } from "../../src/auth/sign-in-links.js";
-import { fixture, readSummary, sibyl } from "../evaluation/support/backtest-cli.js";
-import { launchChromium, openWatchedPage, type WatchedPage } from "./support/browser.js";
+import { evalRun, fixture, readSummary } from "../evaluation/support/backtest-cli.js";
+import { watchedBrowser } from "../support/browser.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 import { buildDashboard } from "./support/build-dashboard.js";
-import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
 
 const MODEL = "sibyl-baseline";
 const KEY_STORAGE = "sibyl.dashboard.api_key";
 
 let build: string;
-let server: DashboardServer;
-let browser: Browser;
+let server: TestServer;
 let shots: string;
-const opened: WatchedPage[] = [];
+/** Every page of every test: nothing the CSP blocked, no script error. */
+const { open } = watchedBrowser();
 
 beforeAll(async () => {
   build = await buildDashboard();
-  server = await startDashboardServer({
-    dashboardDir: build,
+  server = await startTestServer({
+    app: { dashboard: { dir: build } },
     worker: true,
     config: {
       models: [
@@ -33,30 +33,14 @@ beforeAll(async () => {
       ],
     },
   });
-  browser = await launchChromium();
   shots = mkdtempSync(path.join(tmpdir(), "sibyl-dashboard-shots-"));
 }, 120_000);
 
-afterEach(async () => {
-  for (const watched of opened.splice(0)) {
-    // Every page of every test: nothing the CSP blocked, no script error.
-    expect(watched.problems).toEqual([]);
-    await watched.context.close();
-  }
-});
-
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
   rmSync(build, { recursive: true, force: true });
   process.stdout.write(`dashboard screenshots: ${shots}\n`);
 });
-
-async function open(options: Parameters<typeof openWatchedPage>[1] = {}): Promise<Page> {
-  const watched = await openWatchedPage(browser, options);
-  opened.push(watched);
-  return watched.page;
-}
 
 async function signIn(page: Page, apiKey: string): Promise<void> {
   await page.goto(`${server.url}/dashboard/`);
@@ -331,23 +315,14 @@ describe("the dashboard in headless Chromium", () => {
   it("lists a backtest that sibyl eval run kept on the server, with its scores and report", async () => {
     const org = await server.createOrg("2");
     const out = path.join(shots, "backtest");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        fixture("questions.jsonl"),
-        "--model",
-        MODEL,
-        "--base-url",
-        server.url,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: fixture("questions.jsonl"),
+        models: [MODEL],
+        baseUrl: server.url,
         out,
-        "--poll-interval",
-        "0.05",
-      ],
+      },
       org.apiKey,
-      out,
     );
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).evaluation_file_id).toMatch(/^file-/);

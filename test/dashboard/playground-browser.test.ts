@@ -1,21 +1,21 @@
 import { rmSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignInLinks } from "../../src/auth/sign-in-links.js";
 import { ArchiveStore } from "../../src/research/archive/archive-store.js";
+import { watchedBrowser } from "../support/browser.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
-import { launchChromium, openWatchedPage, type WatchedPage } from "./support/browser.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 import { buildDashboard } from "./support/build-dashboard.js";
-import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
 
 const BASELINE = "sibyl-baseline";
 const THINKER = "thinker";
 
 let build: string;
 let upstream: FakeUpstream;
-let server: DashboardServer;
-let browser: Browser;
-const opened: WatchedPage[] = [];
+let server: TestServer;
+/** Every page of every test: nothing the CSP blocked, no script error. */
+const { open } = watchedBrowser();
 
 beforeAll(async () => {
   build = await buildDashboard();
@@ -24,8 +24,8 @@ beforeAll(async () => {
     contents: ["Turnout looks weak.\n\nProbability: 30%"],
     reasoning: { field: "reasoning_content", text: "Start from the base rate of such votes." },
   });
-  server = await startDashboardServer({
-    dashboardDir: build,
+  server = await startTestServer({
+    app: { dashboard: { dir: build } },
     config: {
       models: [
         {
@@ -56,27 +56,16 @@ beforeAll(async () => {
       origin: "feed",
     },
   ]);
-  browser = await launchChromium();
 }, 180_000);
 
-afterEach(async () => {
-  for (const watched of opened.splice(0)) {
-    expect(watched.problems).toEqual([]);
-    await watched.context.close();
-  }
-});
-
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
   await upstream?.close();
   rmSync(build, { recursive: true, force: true });
 });
 
 async function signedIn(apiKey: string): Promise<Page> {
-  const watched = await openWatchedPage(browser, {});
-  opened.push(watched);
-  const { page } = watched;
+  const page = await open();
   await page.goto(`${server.url}/dashboard/`);
   await page.getByLabel("API key").fill(apiKey);
   await page.getByRole("button", { name: "Sign in" }).click();

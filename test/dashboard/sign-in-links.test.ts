@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignInLinks } from "../../src/auth/sign-in-links.js";
 import { ManualClock } from "../support/manual-clock.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
-import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 import { jsonOf } from "./support/json.js";
 
 const DATABASES = [
@@ -13,7 +13,7 @@ const DATABASES = [
 
 describe.each(DATABASES)("the sign-in link exchange on $name", ({ create }) => {
   let database: TestDatabase | null;
-  let server: DashboardServer;
+  let server: TestServer;
   let clock: ManualClock;
   let links: SignInLinks;
   let organizationId: string;
@@ -21,7 +21,7 @@ describe.each(DATABASES)("the sign-in link exchange on $name", ({ create }) => {
   beforeAll(async () => {
     database = await create();
     clock = new ManualClock(Date.now());
-    server = await startDashboardServer({
+    server = await startTestServer({
       clock,
       ...(database ? { databaseUrl: database.url } : {}),
     });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 import { jsonOf } from "./support/json.js";
 
 const STRICT_CSP =
@@ -32,11 +32,11 @@ function expectSecurityHeaders(response: Response) {
 
 describe("a built dashboard", () => {
   let build: string;
-  let server: DashboardServer;
+  let server: TestServer;
 
   beforeAll(async () => {
     build = writeBuild();
-    server = await startDashboardServer({ dashboardDir: build });
+    server = await startTestServer({ app: { dashboard: { dir: build } } });
   });
 
   afterAll(async () => {
@@ -148,11 +148,11 @@ describe("a built dashboard", () => {
 
 describe("a server whose dashboard is not built", () => {
   let empty: string;
-  let server: DashboardServer;
+  let server: TestServer;
 
   beforeAll(async () => {
     empty = mkdtempSync(path.join(tmpdir(), "sibyl-dashboard-none-"));
-    server = await startDashboardServer({ dashboardDir: path.join(empty, "web") });
+    server = await startTestServer({ app: { dashboard: { dir: path.join(empty, "web") } } });
   });
 
   afterAll(async () => {

@@ -3,16 +3,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ForecasterUpstream,
   startForecasterUpstream,
 } from "../evaluation/support/forecaster-upstream.js";
+import { watchedBrowser } from "../support/browser.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 import { seededRandom } from "../track/support/scripted-forecasts.js";
-import { launchChromium, openWatchedPage, type WatchedPage } from "./support/browser.js";
 import { buildDashboard } from "./support/build-dashboard.js";
-import { type DashboardServer, startDashboardServer } from "./support/dashboard-server.js";
 
 const MODEL = "scripted-forecaster-with-a-long-name";
 /** Questions forecast a week apart, about seven months of them. */
@@ -33,11 +33,11 @@ const questions = Array.from({ length: QUESTIONS }, (_, index) => {
 
 let build: string;
 let upstream: ForecasterUpstream;
-let server: DashboardServer;
-let browser: Browser;
+let server: TestServer;
 let apiKey: string;
 let shots: string;
-const opened: WatchedPage[] = [];
+/** Every page of every test: nothing the CSP blocked, no script error. */
+const { open } = watchedBrowser();
 
 const post = (route: string, body: unknown) =>
   fetch(`${server.url}${route}`, {
@@ -52,8 +52,8 @@ beforeAll(async () => {
     const asked = questions.find((question) => prompt.includes(question.text));
     return `Probability: ${Math.round((asked?.probability ?? 0.5) * 100)}%`;
   });
-  server = await startDashboardServer({
-    dashboardDir: build,
+  server = await startTestServer({
+    app: { dashboard: { dir: build } },
     config: { models: [{ id: MODEL, provider: "openai", base_url: upstream.url }] },
   });
   ({ apiKey } = await server.createOrg("5"));
@@ -73,19 +73,10 @@ beforeAll(async () => {
     });
     expect(resolution.status, await resolution.text()).toBe(200);
   }
-  browser = await launchChromium();
   shots = mkdtempSync(path.join(tmpdir(), "sibyl-track-record-shots-"));
 }, 180_000);
 
-afterEach(async () => {
-  for (const watched of opened.splice(0)) {
-    expect(watched.problems).toEqual([]);
-    await watched.context.close();
-  }
-});
-
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
   await upstream?.close();
   rmSync(build, { recursive: true, force: true });
@@ -93,9 +84,7 @@ afterAll(async () => {
 });
 
 async function trackRecord(colorScheme: "light" | "dark", width: number): Promise<Page> {
-  const watched = await openWatchedPage(browser, { colorScheme, width, height: 900 });
-  opened.push(watched);
-  const { page } = watched;
+  const page = await open({ colorScheme, width, height: 900 });
   await page.goto(`${server.url}/dashboard/`);
   await page.getByLabel("API key").fill(apiKey);
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SubmissionFile } from "../../src/evaluation/outputs/forecast-rows.js";
 import { normalCrps } from "../../src/evaluation/scoring/rules.js";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
-import { fixture, readJsonLines, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
+import {
+  evalRun,
+  fixture,
+  readJsonLines,
+  readSummary,
+  sibyl,
+  tempDir,
+} from "./support/backtest-cli.js";
 import { type ForecasterUpstream, startForecasterUpstream } from "./support/forecaster-upstream.js";
 
 /**
@@ -53,27 +60,15 @@ describe("sibyl eval run against a real Sibyl server", () => {
 
   it("backtests two models on a ForecastBench set and writes every output", async () => {
     const out = path.join(tempDir(), "fb");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        fixture("2026-07-05-llm.json"),
-        "--resolutions",
-        fixture("2026-07-05_resolution_set.json"),
-        "--model",
-        "sibyl-baseline",
-        "--model",
-        "fake-forecaster",
-        "--base-url",
-        server.url,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: fixture("2026-07-05-llm.json"),
+        resolutions: fixture("2026-07-05_resolution_set.json"),
+        models: ["sibyl-baseline", "fake-forecaster"],
+        baseUrl: server.url,
         out,
-        "--poll-interval",
-        "0.05",
-      ],
+      },
       apiKey,
-      out,
     );
     expect(run.stderr).not.toMatch(/resuming/);
     expect(run.code).toBe(0);
@@ -255,29 +250,22 @@ describe("sibyl eval run against a real Sibyl server", () => {
 
   it("backtests Sibyl's own questions with samples, and flags outcomes known on the as-of date", async () => {
     const out = path.join(tempDir(), "jsonl");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        fixture("questions.jsonl"),
-        "--model",
-        "fake-forecaster",
-        "--samples",
-        "3",
-        "--aggregate",
-        "median",
-        "--knowledge-cutoff",
-        "fake-forecaster=2025-06-01",
-        "--base-url",
-        `${server.url}/v1`,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: fixture("questions.jsonl"),
+        models: ["fake-forecaster"],
+        baseUrl: `${server.url}/v1`,
         out,
-        "--poll-interval",
-        "0.05",
-      ],
+        flags: [
+          "--samples",
+          "3",
+          "--aggregate",
+          "median",
+          "--knowledge-cutoff",
+          "fake-forecaster=2025-06-01",
+        ],
+      },
       apiKey,
-      out,
     );
     expect(run.code).toBe(0);
     const summary = readSummary(out);
@@ -431,23 +419,14 @@ describe("sibyl eval run against a real Sibyl server", () => {
   it("says so and exits 1 when the balance runs out", async () => {
     const broke = await server.client("0");
     const out = path.join(tempDir(), "broke");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        fixture("questions.jsonl"),
-        "--model",
-        "fake-forecaster",
-        "--base-url",
-        server.url,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: fixture("questions.jsonl"),
+        models: ["fake-forecaster"],
+        baseUrl: server.url,
         out,
-        "--poll-interval",
-        "0.05",
-      ],
+      },
       broke.org.apiKey,
-      out,
     );
     // The batch is refused when it is created: no line of it could be held.
     expect(run.code).toBe(1);

@@ -30,7 +30,7 @@ import {
 } from "../../src/evaluation/scoring/recalibration.js";
 import type { QuestionSet } from "../../src/evaluation/types.js";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
-import { readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
+import { evalRun, readSummary, tempDir } from "./support/backtest-cli.js";
 import { type ForecasterUpstream, startForecasterUpstream } from "./support/forecaster-upstream.js";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "forecastbench-real-2024-07-21");
@@ -141,31 +141,16 @@ describe("calibration on a real ForecastBench round, through sibyl eval --calibr
 
   it("calibrates the over-confident model on the held-out half, and leaves the calibrated one", async () => {
     const out = path.join(tempDir(), "fb-2024-07-21-calibrate");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        QUESTIONS,
-        "--resolutions",
-        RESOLUTIONS,
-        "--model",
-        OVER,
-        "--model",
-        CALIBRATED,
-        "--base-url",
-        server.url,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: QUESTIONS,
+        resolutions: RESOLUTIONS,
+        models: [OVER, CALIBRATED],
+        baseUrl: server.url,
         out,
-        "--poll-interval",
-        "0.05",
-        "--no-upload",
-        "--calibrate",
-        "--seed",
-        "0",
-      ],
+        flags: ["--no-upload", "--calibrate", "--seed", "0"],
+      },
       apiKey,
-      out,
     );
     expect(run.code).toBe(0);
     expect(unmatched).toEqual([]);

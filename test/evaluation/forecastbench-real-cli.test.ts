@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
-import { readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
+import { evalRun, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
 import { type ForecasterUpstream, startForecasterUpstream } from "./support/forecaster-upstream.js";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "forecastbench-real-2024-07-21");
@@ -123,28 +123,16 @@ describe("sibyl eval on a real ForecastBench round, against ForecastBench's own 
 
   it("reports ForecastBench's Brier, difficulty-adjusted Brier, Brier Index and imputation", async () => {
     const out = path.join(tempDir(), "fb-2024-07-21");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        path.join(FIXTURE, "run", "2024-07-21-human.json"),
-        "--resolutions",
-        path.join(FIXTURE, "run", "2024-07-21_resolution_set.json"),
-        "--model",
-        "superforecaster",
-        "--model",
-        "sparse-superforecaster",
-        "--base-url",
-        server.url,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: path.join(FIXTURE, "run", "2024-07-21-human.json"),
+        resolutions: path.join(FIXTURE, "run", "2024-07-21_resolution_set.json"),
+        models: ["superforecaster", "sparse-superforecaster"],
+        baseUrl: server.url,
         out,
-        "--poll-interval",
-        "0.05",
-        "--no-upload",
-      ],
+        flags: ["--no-upload"],
+      },
       apiKey,
-      out,
     );
     expect(run.code).toBe(0);
     expect(complete.unmatched).toEqual([]);

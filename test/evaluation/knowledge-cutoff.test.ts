@@ -8,7 +8,7 @@ import { stringify } from "yaml";
 import { ConfigError, loadConfig } from "../../src/config/index.js";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
 import { request, V1_PREFIXES } from "../support/http.js";
-import { fixture, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
+import { evalRun, fixture, readSummary, tempDir } from "./support/backtest-cli.js";
 import { type ForecasterUpstream, startForecasterUpstream } from "./support/forecaster-upstream.js";
 
 /** The ForecastBench fixture is asked as of 2026-07-05. */
@@ -155,29 +155,15 @@ describe("knowledge_cutoff in /v1/models and sibyl eval", () => {
 
   it("makes sibyl eval warn about a model whose cutoff is after the as-of dates, and only that one", async () => {
     const out = path.join(tempDir(), "cutoff");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        fixture("2026-07-05-llm.json"),
-        "--resolutions",
-        fixture("2026-07-05_resolution_set.json"),
-        "--model",
-        "sibyl-baseline",
-        "--model",
-        "late-model",
-        "--model",
-        "early-model",
-        "--base-url",
-        server.url,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: fixture("2026-07-05-llm.json"),
+        resolutions: fixture("2026-07-05_resolution_set.json"),
+        models: ["sibyl-baseline", "late-model", "early-model"],
+        baseUrl: server.url,
         out,
-        "--poll-interval",
-        "0.05",
-      ],
+      },
       apiKey,
-      out,
     );
     expect(run.code).toBe(0);
     const lines = run.stderr.split("\n");

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
-import { fixture, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
+import { evalRun, fixture, readSummary, tempDir } from "./support/backtest-cli.js";
 import { type ForecasterUpstream, startForecasterUpstream } from "./support/forecaster-upstream.js";
 
 /**
@@ -40,30 +40,16 @@ describe("parse rates and the 5% rule on models that do not answer", () => {
 
   it("counts a refusal as unread, a re-asked answer apart, and flags the 5% rule everywhere", async () => {
     const out = path.join(tempDir(), "refusals");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        fixture("2026-07-05-llm.json"),
-        "--resolutions",
-        fixture("2026-07-05_resolution_set.json"),
-        "--model",
-        "refuser",
-        "--model",
-        "hesitant",
-        "--organization",
-        "Our Team",
-        "--base-url",
-        server.url,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: fixture("2026-07-05-llm.json"),
+        resolutions: fixture("2026-07-05_resolution_set.json"),
+        models: ["refuser", "hesitant"],
+        baseUrl: server.url,
         out,
-        "--poll-interval",
-        "0.05",
-        "--no-upload",
-      ],
+        flags: ["--organization", "Our Team", "--no-upload"],
+      },
       apiKey,
-      out,
     );
     expect(run.code).toBe(0);
     const summary = readSummary(out);

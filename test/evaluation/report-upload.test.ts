@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
 import { request } from "../support/http.js";
 import type { TestOrg } from "../support/server.js";
-import { fixture, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
+import { evalRun, fixture, readSummary, tempDir } from "./support/backtest-cli.js";
 
 let server: BatchServer;
 let org: TestOrg;
@@ -21,25 +21,16 @@ afterAll(async () => {
   await server.close();
 });
 
-function evalRun(baseUrl: string, out: string, ...extra: string[]) {
-  return sibyl(
-    [
-      "eval",
-      "run",
-      "--questions",
-      fixture("questions.jsonl"),
-      "--model",
-      "sibyl-baseline",
-      "--base-url",
+function backtestAt(baseUrl: string, out: string, ...flags: string[]) {
+  return evalRun(
+    {
+      questions: fixture("questions.jsonl"),
+      models: ["sibyl-baseline"],
       baseUrl,
-      "--out",
       out,
-      "--poll-interval",
-      "0.05",
-      ...extra,
-    ],
+      flags,
+    },
     org.apiKey,
-    out,
   );
 }
 
@@ -99,7 +90,7 @@ async function startServerWithoutEvaluations(): Promise<{ url: string; close(): 
 describe("sibyl eval run keeps its report on the server", () => {
   it("uploads the summary, report and plot as evaluation files of the key's organization", async () => {
     const out = path.join(tempDir(), "kept");
-    const run = await evalRun(server.url, out);
+    const run = await backtestAt(server.url, out);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toContain("not kept on the server");
     const printed = JSON.parse(run.stdout) as { evaluation_file_id: string };
@@ -129,7 +120,7 @@ describe("sibyl eval run keeps its report on the server", () => {
   it("uploads nothing with --no-upload", async () => {
     const before = (await evaluationFiles()).length;
     const out = path.join(tempDir(), "local");
-    const run = await evalRun(server.url, out, "--no-upload");
+    const run = await backtestAt(server.url, out, "--no-upload");
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ evaluation_file_id: null });
     expect(await evaluationFiles()).toHaveLength(before);
@@ -139,7 +130,7 @@ describe("sibyl eval run keeps its report on the server", () => {
     const older = await startServerWithoutEvaluations();
     try {
       const out = path.join(tempDir(), "older");
-      const run = await evalRun(older.url, out);
+      const run = await backtestAt(older.url, out);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toMatch(
         /eval: warning: the report was not kept on the server \(.*400 Invalid purpose 'evaluation'/,

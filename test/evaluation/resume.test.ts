@@ -6,25 +6,23 @@ import { createBatchWorker } from "../../src/cli/worker.js";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
 import { completion, spawnCli } from "../support/cli.js";
 import { silentLog } from "../support/silent-log.js";
-import { fixture, readJsonLines, readSummary, sibyl, tempDir } from "./support/backtest-cli.js";
+import {
+  evalRunArgs,
+  fixture,
+  readJsonLines,
+  readSummary,
+  sibyl,
+  tempDir,
+} from "./support/backtest-cli.js";
 
 function args(server: BatchServer, out: string): string[] {
-  return [
-    "eval",
-    "run",
-    "--questions",
-    fixture("2026-07-05-llm.json"),
-    "--resolutions",
-    fixture("2026-07-05_resolution_set.json"),
-    "--model",
-    "sibyl-baseline",
-    "--base-url",
-    server.url,
-    "--out",
+  return evalRunArgs({
+    questions: fixture("2026-07-05-llm.json"),
+    resolutions: fixture("2026-07-05_resolution_set.json"),
+    models: ["sibyl-baseline"],
+    baseUrl: server.url,
     out,
-    "--poll-interval",
-    "0.05",
-  ];
+  });
 }
 
 interface SavedState {

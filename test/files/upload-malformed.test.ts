@@ -6,9 +6,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DiskBlobStore } from "../../src/files/disk-store.js";
-import { type AppServer, startAppServer } from "../support/app-server.js";
 import { expectErrorResponse, type JsonResponse } from "../support/http.js";
 import { type RawResponse, rawExchange } from "../support/raw-http.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 
 const LINE =
   '{"custom_id":"1","method":"POST","url":"/v1/chat/completions","body":{"model":"sibyl-baseline","messages":[{"role":"user","content":"Will it rain?"}]}}\n';
@@ -74,11 +74,11 @@ const asJson = (response: RawResponse | undefined): JsonResponse => {
 };
 
 describe("malformed multipart uploads", () => {
-  let server: AppServer;
+  let server: TestServer;
   let apiKey: string;
 
   beforeAll(async () => {
-    server = await startAppServer({});
+    server = await startTestServer();
     ({ apiKey } = await server.createOrg());
   });
   afterAll(async () => {
@@ -279,10 +279,10 @@ describe("malformed multipart uploads", () => {
 });
 
 describe("an upload that stalls", () => {
-  let server: AppServer;
+  let server: TestServer;
 
   beforeAll(async () => {
-    server = await startAppServer({ requestTimeoutMs: 1_000 });
+    server = await startTestServer({ app: { requestTimeoutMs: 1_000 } });
   });
   afterAll(async () => {
     await server?.close();

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../support/app-server.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 
 interface AccessLine {
   msg: string;
@@ -11,11 +11,11 @@ interface AccessLine {
 
 describe("access log", () => {
   const written: string[] = [];
-  let server: AppServer;
+  let server: TestServer;
   let apiKey: string;
 
   beforeAll(async () => {
-    server = await startAppServer({
+    server = await startTestServer({
       logger: { level: "info", stream: { write: (line: string) => written.push(line) } },
     });
     ({ apiKey } = await server.createOrg());

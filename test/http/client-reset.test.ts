@@ -1,7 +1,7 @@
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../support/app-server.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 
 interface LogLine {
   level: number;
@@ -17,11 +17,11 @@ interface LogLine {
  */
 describe("a client that resets mid-body", () => {
   const written: string[] = [];
-  let server: AppServer;
+  let server: TestServer;
   let apiKey: string;
 
   beforeAll(async () => {
-    server = await startAppServer({
+    server = await startTestServer({
       logger: { level: "info", stream: { write: (line: string) => written.push(line) } },
     });
     ({ apiKey } = await server.createOrg());

@@ -2,7 +2,6 @@ import http from "node:http";
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../support/app-server.js";
 import { uploadEvaluationFile } from "../support/evaluation-uploads.js";
 import { expectErrorResponse, type JsonResponse, request } from "../support/http.js";
 import { createTestDatabase, type TestDatabase } from "../support/postgres.js";
@@ -66,11 +65,11 @@ const GZIP_CHUNKED = [
 ].join("\r\n");
 
 describe("errors raised before a route runs", () => {
-  let server: AppServer;
+  let server: TestServer;
   let apiKey: string;
 
   beforeAll(async () => {
-    server = await startAppServer({});
+    server = await startTestServer();
     ({ apiKey } = await server.createOrg());
   });
   afterAll(async () => {
@@ -372,7 +371,7 @@ describe("errors raised before a route runs", () => {
 
 describe("a server that is shutting down", () => {
   it("ends the connection with the response in progress: Connection: close, nothing pipelined after it is run", async () => {
-    const server = await startAppServer({});
+    const server = await startTestServer();
     const { apiKey } = await server.createOrg();
     const body = form([field("purpose", "batch"), file("file")]);
     const upload = [
@@ -403,7 +402,7 @@ describe("a server that is shutting down", () => {
   });
 
   it("answers a request whose head was still arriving with a 503 in the error shape", async () => {
-    const server = await startAppServer({});
+    const server = await startTestServer();
     const { apiKey } = await server.createOrg();
     // Part of the head is in when close() begins, so the connection is not idle and stays open
     // for the rest; by then the server is closing and refuses the request.

@@ -1,7 +1,6 @@
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../support/app-server.js";
 import { parseResponses, rawExchange } from "../support/raw-http.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
@@ -19,13 +18,13 @@ const CHAT = JSON.stringify({
 });
 
 describe("a request body that stalls", () => {
-  let server: AppServer;
+  let server: TestServer;
   let apiKey: string;
   const written: string[] = [];
 
   beforeAll(async () => {
-    server = await startAppServer({
-      bodyStallMs: STALL_MS,
+    server = await startTestServer({
+      app: { bodyStallMs: STALL_MS },
       logger: { level: "info", stream: { write: (line: string) => written.push(line) } },
     });
     ({ apiKey } = await server.createOrg());

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BatchServer, startBatchServer } from "../batches/support/batch-server.js";
-import { readSummary, sibyl, tempDir } from "../evaluation/support/backtest-cli.js";
+import { evalRun, readSummary, tempDir } from "../evaluation/support/backtest-cli.js";
 import {
   type ForecasterUpstream,
   startForecasterUpstream,
@@ -109,25 +109,14 @@ describe.each(DATABASES)("calibrations fitted on a kept backtest, on %s", (datab
     ({ org } = await server.client("100"));
     ({ org: other } = await server.client("1"));
     const out = path.join(tempDir(), "kept");
-    const run = await sibyl(
-      [
-        "eval",
-        "run",
-        "--questions",
-        questionFile(tempDir()),
-        "--model",
-        OVER_CONFIDENT,
-        "--model",
-        CALIBRATED,
-        "--base-url",
-        server.url,
-        "--out",
+    const run = await evalRun(
+      {
+        questions: questionFile(tempDir()),
+        models: [OVER_CONFIDENT, CALIBRATED],
+        baseUrl: server.url,
         out,
-        "--poll-interval",
-        "0.05",
-      ],
+      },
       org.apiKey,
-      out,
     );
     expect(run.code, run.stderr).toBe(0);
     evaluationId = (JSON.parse(run.stdout) as { evaluation_file_id: string }).evaluation_file_id;

@@ -1,58 +1,25 @@
 import OpenAI, { toFile } from "openai";
-import type { BatchWorkerOptions } from "../../../src/batches/worker.js";
-import { createBatchWorker } from "../../../src/cli/worker.js";
-import type { CompletionService } from "../../../src/completions/types.js";
-import type { Clock } from "../../../src/util/clock.js";
-import { startTestServer, type TestOrg, type TestServer } from "../../support/server.js";
-import { silentLog } from "../../support/silent-log.js";
+import {
+  startTestServer,
+  type TestOrg,
+  type TestServer,
+  type TestServerOptions,
+} from "../../support/server.js";
 
 export interface BatchServer extends TestServer {
   /** An SDK client for a new organization with `usd` of credits. */
   client(usd?: string): Promise<{ openai: OpenAI; org: TestOrg }>;
-  stopWorker(): Promise<void>;
 }
 
-export interface BatchServerOptions {
-  config?: Record<string, unknown>;
-  databaseUrl?: string;
-  clock?: Clock;
-  /** Start a batch worker in the same process (default true). */
-  worker?: boolean;
-  workerOptions?: Partial<BatchWorkerOptions>;
-  /** Run lines through this instead of the real completion pipeline. */
-  completions?: CompletionService;
-}
-
-/** The real app plus a fast-polling batch worker, and openai SDK clients pointed at it. */
-export async function startBatchServer(options: BatchServerOptions = {}): Promise<BatchServer> {
-  const server = await startTestServer({
-    config: options.config ?? {},
-    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-  });
-  const running =
-    options.worker === false
-      ? null
-      : createBatchWorker(
-          options.completions
-            ? { ...server.services, completions: options.completions }
-            : server.services,
-          silentLog,
-          { pollMs: 20, ...options.workerOptions },
-        );
+/** The real app plus a batch worker (unless `worker: false`), and SDK clients pointed at it. */
+export async function startBatchServer(options: TestServerOptions = {}): Promise<BatchServer> {
+  const server = await startTestServer({ ...options, worker: options.worker ?? true });
   return {
     ...server,
     client: async (usd = "10") => {
       const org = await server.createOrg(usd);
       const openai = new OpenAI({ apiKey: org.apiKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
       return { openai, org };
-    },
-    stopWorker: async () => {
-      await running?.stop();
-    },
-    close: async () => {
-      await running?.stop();
-      await server.close();
     },
   };
 }

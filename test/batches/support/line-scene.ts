@@ -1,7 +1,6 @@
 import type OpenAI from "openai";
 import { expect } from "vitest";
 import type { BatchWorkerOptions } from "../../../src/batches/worker.js";
-import { createBatchWorker } from "../../../src/cli/worker.js";
 import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstream.js";
 import type { TestOrg } from "../../support/server.js";
 import { silentLog } from "../../support/silent-log.js";
@@ -36,23 +35,28 @@ export async function startLineScene(
 ): Promise<LineScene> {
   const upstream = await startFakeUpstream();
   upstream.setDefault({ usage: { prompt_tokens: 1000, completion_tokens: 500 } });
-  const server = await startBatchServer({
-    worker: false,
-    ...(databaseUrl ? { databaseUrl } : {}),
-    config: {
-      models: [pricedModel(upstream.url)],
-    },
-  });
-  const completions = new HookedCompletions(server.services.completions);
   const warnings: LineScene["warnings"] = [];
   const log = {
     ...silentLog,
     warn: (details: object, message: string) => warnings.push({ details: { ...details }, message }),
   };
-  const worker = createBatchWorker({ ...server.services, completions }, log, {
-    pollMs: 20,
-    ...workerOptions,
+  let hooked: HookedCompletions | null = null;
+  const server = await startBatchServer({
+    ...(databaseUrl ? { databaseUrl } : {}),
+    config: {
+      models: [pricedModel(upstream.url)],
+    },
+    worker: {
+      ...workerOptions,
+      log,
+      completions: (real) => {
+        hooked = new HookedCompletions(real);
+        return hooked;
+      },
+    },
   });
+  if (!hooked) throw new Error("the worker started without the hooked completions");
+  const completions: HookedCompletions = hooked;
   return {
     server,
     upstream,
@@ -65,7 +69,6 @@ export async function startLineScene(
       return { openai, org, batchId: batch.id };
     },
     close: async () => {
-      await worker.stop();
       await server.close();
       await upstream.close();
     },

@@ -92,8 +92,6 @@ export async function startCompletionsEnv(options: EnvOptions = {}): Promise<Com
     org: (usd = "10") => server.createOrg(usd),
     client: (apiKey, prefix = "/v1") => sdkClient(server.url, apiKey, prefix),
     close: async () => {
-      // Test clients keep idle sockets open for seconds; they must not hold up the shutdown.
-      server.app.server.closeAllConnections();
       await server.close();
       await fake.close();
     },

@@ -1,15 +1,10 @@
-import { rmSync } from "node:fs";
-import OpenAI from "openai";
-import { buildApp } from "../../../src/app.js";
-import { createBatchWorker } from "../../../src/cli/worker.js";
-import { createServices, type Services } from "../../../src/services.js";
+import type OpenAI from "openai";
+import type { Services } from "../../../src/services.js";
 import type { Clock } from "../../../src/util/clock.js";
-import { usdToNanos } from "../../../src/util/money.js";
-import { BASELINE, MODEL, upstreamModel } from "../../completions/support/env.js";
+import { BASELINE, MODEL, sdkClient, upstreamModel } from "../../completions/support/env.js";
 import { ScriptedProvider } from "../../research/support/scripted-provider.js";
 import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstream.js";
-import { writeTestConfig } from "../../support/server.js";
-import { silentLog } from "../../support/silent-log.js";
+import { startTestServer, type TestOrg } from "../../support/server.js";
 
 export { BASELINE, MODEL };
 
@@ -23,7 +18,7 @@ export interface ConformanceEnv {
   /** The `news_search` research source. */
   news: ScriptedProvider;
   /** A new organization holding `usd` of credits, and its key. */
-  org(usd?: string): Promise<{ organizationId: string; apiKey: string }>;
+  org(usd?: string): Promise<TestOrg>;
   client(apiKey: string): OpenAI;
   close(): Promise<void>;
 }
@@ -38,7 +33,7 @@ export async function startConformanceEnv(
 ): Promise<ConformanceEnv> {
   const fake = await startFakeUpstream();
   const news = new ScriptedProvider("scripted-news", true);
-  const { config, dataDir } = writeTestConfig({
+  const server = await startTestServer({
     config: {
       models: [
         upstreamModel(fake.url),
@@ -51,36 +46,20 @@ export async function startConformanceEnv(
         : {}),
       research: { sources: { news_search: { provider: "scripted-news" } }, cache_seconds: 0 },
     },
-  });
-  const services = await createServices(config, {
-    env: {},
-    researchProviders: { "scripted-news": news },
+    services: { env: {}, researchProviders: { "scripted-news": news } },
     ...(options.clock ? { clock: options.clock } : {}),
+    worker: true,
   });
-  const app = await buildApp(services, { logger: false });
-  const url = await app.listen({ host: "127.0.0.1", port: 0 });
-  const worker = createBatchWorker(services, silentLog, { pollMs: 20 });
   return {
-    url,
+    url: server.url,
     fake,
-    services,
+    services: server.services,
     news,
-    org: async (usd = "10") => {
-      const organization = await services.organizations.create("conformance org");
-      const key = await services.apiKeys.issue(organization.id);
-      const nanos = usdToNanos(usd);
-      if (nanos > 0) await services.ledger.credit(organization.id, nanos, "topup");
-      return { organizationId: organization.id, apiKey: key.api_key };
-    },
-    client: (apiKey) =>
-      new OpenAI({ apiKey, baseURL: `${url}/v1`, maxRetries: 0, timeout: 20_000 }),
+    org: (usd = "10") => server.createOrg(usd),
+    client: (apiKey) => sdkClient(server.url, apiKey),
     close: async () => {
-      await worker.stop();
-      app.server.closeAllConnections();
-      await app.close();
-      await services.close();
+      await server.close();
       await fake.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

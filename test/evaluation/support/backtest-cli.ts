@@ -28,6 +28,40 @@ export async function sibyl(args: string[], apiKey: string, cwd: string): Promis
   return { code, stdout: out.join("\n"), stderr: err.join("\n") };
 }
 
+export interface EvalRunOptions {
+  questions: string;
+  resolutions?: string;
+  models: readonly string[];
+  baseUrl: string;
+  out: string;
+  /** Flags after the common ones, as typed on the command line. */
+  flags?: string[];
+}
+
+/** The arguments of `sibyl eval run` against a test server, polling every 50 ms. */
+export function evalRunArgs(options: EvalRunOptions): string[] {
+  return [
+    "eval",
+    "run",
+    "--questions",
+    options.questions,
+    ...(options.resolutions === undefined ? [] : ["--resolutions", options.resolutions]),
+    ...options.models.flatMap((model) => ["--model", model]),
+    "--base-url",
+    options.baseUrl,
+    "--out",
+    options.out,
+    "--poll-interval",
+    "0.05",
+    ...(options.flags ?? []),
+  ];
+}
+
+/** `sibyl eval run` in this process, from its output directory. */
+export function evalRun(options: EvalRunOptions, apiKey: string): Promise<CapturedRun> {
+  return sibyl(evalRunArgs(options), apiKey, options.out);
+}
+
 export function readSummary(outDir: string): Summary {
   return JSON.parse(readFileSync(path.join(outDir, "summary.json"), "utf8")) as Summary;
 }

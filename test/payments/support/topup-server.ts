@@ -1,11 +1,6 @@
-import { rmSync } from "node:fs";
-import path from "node:path";
-import { type App, buildApp } from "../../../src/app.js";
-import type { Config } from "../../../src/config/index.js";
 import type { ModelConfig } from "../../../src/config/schema.js";
-import { createServices, type Services } from "../../../src/services.js";
 import type { Clock } from "../../../src/util/clock.js";
-import { writeTestConfig } from "../../support/server.js";
+import { startTestServer, type TestServer } from "../../support/server.js";
 import { CARD_SECRET_KEY } from "./fake-card-api.js";
 
 export const PAYMENT_SECRET = "a-test-secret-for-challenge-ids-0123456789";
@@ -13,16 +8,8 @@ export const RECIPIENT = "0x742d35cc6634c0532925a3b844bc9e7595f8fe00";
 export const PUBLIC_URL = "https://sibyl.test";
 export const REALM = "sibyl.test";
 
-export interface TopupServer {
-  url: string;
-  app: App;
-  services: Services;
-  config: Config;
-  /** The configuration file, as `sibyl --config` reads it, and the data directory it uses. */
-  configFile: string;
-  dataDir: string;
-  close(): Promise<void>;
-}
+/** The server of the payment tests; its configuration file is what `sibyl --config` reads. */
+export type TopupServer = TestServer;
 
 export interface TopupServerOptions {
   rpcUrl?: string;
@@ -60,31 +47,14 @@ export async function startTopupServer(options: TopupServerOptions): Promise<Top
       timeout_ms: 2000,
     };
   }
-  const { config, dataDir } = writeTestConfig({
+  return startTestServer({
     config: {
       server: { public_url: PUBLIC_URL },
       payments,
       ...(options.models ? { models: options.models } : {}),
     },
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
-  });
-  const services = await createServices(config, {
-    env: { TEST_PAYMENT_SECRET: PAYMENT_SECRET, TEST_CARD_KEY: CARD_SECRET_KEY },
     ...(options.clock ? { clock: options.clock } : {}),
+    services: { env: { TEST_PAYMENT_SECRET: PAYMENT_SECRET, TEST_CARD_KEY: CARD_SECRET_KEY } },
   });
-  const app = await buildApp(services, { logger: false });
-  const url = await app.listen({ host: "127.0.0.1", port: 0 });
-  return {
-    url,
-    app,
-    services,
-    config,
-    configFile: path.join(dataDir, "sibyl.yaml"),
-    dataDir,
-    close: async () => {
-      await app.close();
-      await services.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }

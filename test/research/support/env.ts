@@ -1,17 +1,14 @@
-import { rmSync } from "node:fs";
 import type OpenAI from "openai";
-import { buildApp } from "../../../src/app.js";
 import {
   ArchiveStore,
   type ArticleOrigin,
   type NewArticle,
 } from "../../../src/research/archive/archive-store.js";
-import { createServices, type Services } from "../../../src/services.js";
+import type { Services } from "../../../src/services.js";
 import type { Clock } from "../../../src/util/clock.js";
-import { usdToNanos } from "../../../src/util/money.js";
 import { MODEL, sdkClient, upstreamModel } from "../../completions/support/env.js";
 import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstream.js";
-import { writeTestConfig } from "../../support/server.js";
+import { startTestServer, type TestOrg } from "../../support/server.js";
 import { ScriptedProvider } from "./scripted-provider.js";
 
 export { MODEL };
@@ -39,7 +36,7 @@ export interface ResearchEnv {
   web: ScriptedProvider;
   /** What research logged. */
   logs: LogLine[];
-  org(usd?: string): Promise<{ organizationId: string; apiKey: string }>;
+  org(usd?: string): Promise<TestOrg>;
   client(apiKey: string): OpenAI;
   /** Archives articles the way `sibyl news import` does. */
   archive(articles: NewArticle[]): Promise<void>;
@@ -54,40 +51,34 @@ export async function startResearchEnv(options: ResearchEnvOptions = {}): Promis
   const news = new ScriptedProvider("scripted-news", true);
   const web = new ScriptedProvider("scripted-web", false);
   const logs: LogLine[] = [];
-  const { config, dataDir } = writeTestConfig({
+  const server = await startTestServer({
     config: {
       models: [upstreamModel(fake.url)],
       limits: { requests_per_minute: 100_000 },
       ...(options.research ? { research: options.research } : {}),
     },
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
-  });
-  const services = await createServices(config, {
     ...(options.clock ? { clock: options.clock } : {}),
-    env: options.env ?? {},
-    researchProviders: { "scripted-news": news, "scripted-web": web },
-    researchLog: {
-      warn: (details, message) => logs.push({ level: "warn", message, details: { ...details } }),
-      debug: (details, message) => logs.push({ level: "debug", message, details: { ...details } }),
+    services: {
+      env: options.env ?? {},
+      researchProviders: { "scripted-news": news, "scripted-web": web },
+      researchLog: {
+        warn: (details, message) => logs.push({ level: "warn", message, details: { ...details } }),
+        debug: (details, message) =>
+          logs.push({ level: "debug", message, details: { ...details } }),
+      },
     },
   });
-  const app = await buildApp(services, { logger: false });
-  const url = await app.listen({ host: "127.0.0.1", port: 0 });
-  const store = new ArchiveStore(services.database.db, services.clock);
+  const store = new ArchiveStore(server.services.database.db, server.services.clock);
   return {
-    url,
+    url: server.url,
     fake,
-    services,
+    services: server.services,
     news,
     web,
     logs,
-    org: async (usd = "10") => {
-      const organization = await services.organizations.create("research org");
-      const key = await services.apiKeys.issue(organization.id);
-      await services.ledger.credit(organization.id, usdToNanos(usd), "topup");
-      return { organizationId: organization.id, apiKey: key.api_key };
-    },
-    client: (apiKey) => sdkClient(url, apiKey),
+    org: (usd = "10") => server.createOrg(usd),
+    client: (apiKey) => sdkClient(server.url, apiKey),
     archive: async (articles) => {
       await store.insertMany(articles);
     },
@@ -98,11 +89,8 @@ export async function startResearchEnv(options: ResearchEnvOptions = {}): Promis
       logs.length = 0;
     },
     close: async () => {
-      app.server.closeAllConnections();
-      await app.close();
-      await services.close();
+      await server.close();
       await fake.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
