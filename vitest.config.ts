@@ -58,9 +58,6 @@ export default defineConfig({
     // only this root value when it does (a project's own `isolate: false` changed nothing).
     isolate: false,
     globalSetup: ["test/support/global-setup.ts"],
-    // Two files at a time even on two cores: many server files mostly wait (child processes,
-    // timeouts, PostgreSQL), and vitest's default of cores − 1 ran them one after another.
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default"],
