@@ -18,7 +18,7 @@ export const NO_LABEL =
 // A marker's figure stands in the same clause, within a few words of it: in "In conclusion, the
 // 45% base rate is too high" the figure is a reference, not the conclusion.
 const MARKED_CLAUSE = /^[^\n]{0,100}?(?=[.!?;](?:\s|$)|\n|$)/;
-const MARKED_GAP = 30;
+export const MARKED_GAP = 30;
 // The only words that may stand between a marker and its figure: in "Final: I expect only modest
 // 60% support" the figure describes something else, and a later label states the answer.
 const MARKED_GAP_WORDS = new Set(
@@ -107,29 +107,34 @@ function readsAsProbability(clause: string, token: NumberToken): boolean {
 }
 
 /**
- * The figure right after each marker ("Final: 20%", "I land at 40%"), a match of `markers` or
- * one of the matches given, for "yes": the first chance in the marker's clause, with only
- * linking words before it.
+ * The figure right after a marker that ends at `from` ("Final: 20%", "I land at 40%"), for
+ * "yes": the first chance in the marker's clause, with only linking words before it. It starts
+ * at most MARKED_GAP characters after `from`.
  */
-export function markedFigures(
+export function markedFigureAt(
   text: string,
-  markers: RegExp | readonly RegExpExecArray[],
-): StatedFigure[] {
+  markerIndex: number,
+  from: number,
+): StatedFigure | null {
+  const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
+  const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
+  if (
+    token === undefined ||
+    token.start > MARKED_GAP ||
+    /\bthe\s*$/i.test(clause.slice(0, token.start)) ||
+    !onlyLinkingWords(clause.slice(0, token.start))
+  ) {
+    return null;
+  }
+  const lead = text.slice(markerIndex, from + token.start);
+  return statedAt(text, from + token.start, NO_LABEL.test(lead));
+}
+
+/** The figure right after each match of the global pattern `markers`. */
+export function markedFigures(text: string, markers: RegExp): StatedFigure[] {
   const found: StatedFigure[] = [];
-  for (const marker of markers instanceof RegExp ? matchesOf(text, markers) : markers) {
-    const from = marker.index + marker[0].length;
-    const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
-    const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
-    if (
-      token === undefined ||
-      token.start > MARKED_GAP ||
-      /\bthe\s*$/i.test(clause.slice(0, token.start)) ||
-      !onlyLinkingWords(clause.slice(0, token.start))
-    ) {
-      continue;
-    }
-    const lead = text.slice(marker.index, from + token.start);
-    const figure = statedAt(text, from + token.start, NO_LABEL.test(lead));
+  for (const marker of matchesOf(text, markers)) {
+    const figure = markedFigureAt(text, marker.index, marker.index + marker[0].length);
     if (figure !== null) found.push(figure);
   }
   return found;
