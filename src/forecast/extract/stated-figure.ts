@@ -27,6 +27,8 @@ const MARKED_GAP_WORDS = new Set(
   ),
 );
 const GAP_SEPARATORS = /[\s:=~≈,*>#—–-]+/;
+// A clause's first word, whole: no figure stands inside it, so it is in the gap before any.
+const FIRST_WORD = /^[A-Za-z']+(?=[\s:=~≈,*>#—–-])/;
 // Words a model may put between a label and its figure: "Estimate: somewhere in the 30% range".
 const LABEL_FILLER = /^(?:\s*(?:somewhere|in the|around|close to|near|maybe|likely|roughly)\b)*/i;
 // "30% or 40%", "0.3/0.4": two answers where one is asked for.
@@ -117,6 +119,10 @@ export function markedFigureAt(
   from: number,
 ): StatedFigure | null {
   const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
+  // "Labour polled 12%": a clause that opens with another word holds no marked figure, and
+  // its numbers are not read; a reply of thousands of such sentences has thousands of clauses.
+  const first = FIRST_WORD.exec(clause)?.[0];
+  if (first !== undefined && !MARKED_GAP_WORDS.has(first.toLowerCase())) return null;
   const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
   if (
     token === undefined ||
