@@ -29,6 +29,9 @@ const MARKED_GAP_WORDS = new Set(
 const GAP_SEPARATORS = /[\s:=~≈,*>#—–-]+/;
 // A clause's first word, whole: no figure stands inside it, so it is in the gap before any.
 const FIRST_WORD = /^[A-Za-z']+(?=[\s:=~≈,*>#—–-])/;
+// A mark that opens a clause, neither a separator nor part of a figure ("| Labour | 12% |"):
+// every gap before a figure starts with it, and no linking word does.
+const FIRST_MARK = /^[!"%&'()+/;<?@[\\\]^_`{|}]/;
 // Words a model may put between a label and its figure: "Estimate: somewhere in the 30% range".
 const LABEL_FILLER = /^(?:\s*(?:somewhere|in the|around|close to|near|maybe|likely|roughly)\b)*/i;
 // "30% or 40%", "0.3/0.4": two answers where one is asked for.
@@ -123,6 +126,7 @@ export function markedFigureAt(
   // its numbers are not read; a reply of thousands of such sentences has thousands of clauses.
   const first = FIRST_WORD.exec(clause)?.[0];
   if (first !== undefined && !MARKED_GAP_WORDS.has(first.toLowerCase())) return null;
+  if (FIRST_MARK.test(clause)) return null;
   const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
   if (
     token === undefined ||
