@@ -78,9 +78,16 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
 }
 
+// Characters of a number written in at most this many significant digits: a shortest form this
+// long has no noise to remove, and toPrecision, which costs more than the rest of a range's
+// rewriting, is not asked.
+const PLAIN_DIGITS = 12;
+
 /** A number as short plain text: float noise removed ("10.625000000000002" → "10.625"). */
 export function formatNumber(value: number): string {
-  return String(Number(value.toPrecision(12)));
+  const shortest = String(value);
+  if (shortest.length <= PLAIN_DIGITS && !shortest.includes("e")) return shortest;
+  return String(Number(value.toPrecision(PLAIN_DIGITS)));
 }
 
 /** A number rounded to at most `decimals` places, without trailing zeros. */

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { numberShapes } from "../../bench/number-shapes.js";
+import { ANSWER_TYPES, type AnswerType } from "../../src/forecast/index.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { longestLoopHoldMs } from "../support/loop-stall.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
 
 /*
- * A reply of thousands of figures, one a line or a paragraph, is read for a multiple-choice
- * answer on the event loop. Line by line such a reply once held the loop for 60–400 ms per
- * choice; no request may hold it for more than 50 ms (in the main thread's CPU time, see
+ * A reply of thousands of figures, one a line or a paragraph, in a table or in sentences, is read
+ * for an answer of every type on the event loop. Line by line such a reply once held the loop for
+ * 60–400 ms per choice (a binary reading judged every line of the closing paragraph as its
+ * conclusion); no request may hold it for more than 50 ms (in the main thread's CPU time, see
  * loop-stall.ts). The fake model server runs in this process with fixed usage, so its share is
  * small; the shortest of three runs is judged, the first run of new code being slower.
  */
@@ -27,7 +30,7 @@ function figures(piece: (index: number) => string, joiner: string): string {
   return parts.join(joiner);
 }
 
-const SHAPES: [string, string][] = [
+const OWN_SHAPES: [string, string][] = [
   ["one figure per line", figures((index) => `${index % 97}.${index % 10}%`, "\n")],
   ["one figure per paragraph", figures((index) => `${index % 97}.${index % 10}%`, "\n\n")],
   ["the same figure per paragraph", "5%\n\n".repeat(REPLY_CHARACTERS / 4)],
@@ -40,6 +43,14 @@ const SHAPES: [string, string][] = [
     ),
   ],
 ];
+// The shapes the extraction bench times (bench/number-shapes.ts).
+const SHAPES: [string, string][] = [
+  ...OWN_SHAPES,
+  ...numberShapes(REPLY_CHARACTERS).map(({ name, reply }): [string, string] => [name, reply]),
+];
+const CASES = ANSWER_TYPES.flatMap((type) =>
+  SHAPES.map(([shape, reply]): [AnswerType, string, string] => [type, shape, reply]),
+);
 
 let upstream: FakeUpstream;
 let server: TestServer;
@@ -70,7 +81,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-async function forecastStall(): Promise<{ status: number; ms: number }> {
+async function forecastStall(type: AnswerType): Promise<{ status: number; ms: number }> {
   let status = 0;
   const ms = await longestLoopHoldMs(async () => {
     const response = await fetch(`${server.url}/v1/chat/completions`, {
@@ -79,7 +90,7 @@ async function forecastStall(): Promise<{ status: number; ms: number }> {
       body: JSON.stringify({
         model: "forecaster",
         messages: [{ role: "user", content: QUESTION }],
-        answer_type: "multiple_choice",
+        answer_type: type,
         n: 2,
       }),
     });
@@ -89,14 +100,14 @@ async function forecastStall(): Promise<{ status: number; ms: number }> {
   return { status, ms };
 }
 
-describe("reading a multiple-choice answer from a reply of thousands of figures", () => {
-  it.each(SHAPES)("holds the event loop under 50 ms: %s", async (_, reply) => {
+describe("reading an answer from a reply of thousands of figures", () => {
+  it.each(CASES)("holds the event loop under 50 ms: %s, %s", async (type, _, reply) => {
     upstream.setDefault({
       contents: [reply],
       usage: { prompt_tokens: 500, completion_tokens: 1000 },
     });
     const runs: { status: number; ms: number }[] = [];
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) runs.push(await forecastStall());
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) runs.push(await forecastStall(type));
     for (const run of runs) expect(run.status).toBe(200);
     expect(Math.min(...runs.map((run) => run.ms))).toBeLessThan(STALL_BOUND_MS);
   });

@@ -1,7 +1,14 @@
 import { isEvidence, lastTurnToOwnView } from "./evidence.js";
 import { holdsLetter, matchesOf } from "./matches.js";
 import { isRejected, type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
-import { markedFigures, type StatedFigure, statedAt } from "./stated-figure.js";
+import { sentenceStartsFromEnd } from "./sentence-starts.js";
+import {
+  MARKED_GAP,
+  markedFigureAt,
+  markedFigures,
+  type StatedFigure,
+  statedAt,
+} from "./stated-figure.js";
 import { type RawNumber, toProbability } from "./validate.js";
 
 // Words that conclude in the model's own voice: without a final marker, the figure after the last
@@ -15,19 +22,9 @@ const CONCLUSION_AFTER =
 // The figure those words follow: "45%", "0.3", "3 in 4".
 const FIGURE_BEFORE =
   /(?:\d+(?:\.\d+)?\s+(?:in|out of)\s+)?\d+(?:\.\d+)?(?:\s*(?:%|per\s?cent))?\s*$/i;
-// Where a sentence of the closing paragraph starts: "So 30%.", "Overall: 35%", "- Maybe 30%";
-// the start of the text is looked at apart, since a pattern that may match nothing at "^"
-// tries that first at every character, and searched about three times slower.
-const TEXT_START = /^(?=\S)/;
-const SENTENCE_START = /(?:\n|[.!?;:][ \t]+)(?=\S)/g;
 const PARAGRAPH_BREAK = /\n[ \t]*\n/g;
 const SAME_ANSWER = 0.005;
 const NO_VALID_ANSWER: RawNumber = { value: Number.NaN, percent: false };
-
-interface Conclusion extends StatedFigure {
-  /** Stated by its place alone (a closing sentence), without a concluding word. */
-  closing: boolean;
-}
 
 export function lastDigitAt(text: string): number {
   for (let index = text.length - 1; index >= 0; index--) {
@@ -109,21 +106,30 @@ function concludedAfter(text: string): StatedFigure[] {
   return found;
 }
 
-/** Where the sentences of `text` start, as `/(?:^|\n|[.!?;:][ \t]+)(?=\S)/g` finds them. */
-function sentenceStarts(text: string): RegExpExecArray[] {
-  const first = TEXT_START.exec(text);
-  // An empty match at the start: a search for the next starts after it.
-  return first === null
-    ? matchesOf(text, SENTENCE_START)
-    : [first, ...matchesOf(text, SENTENCE_START, 1)];
-}
-
-/** Sentences of the closing paragraph that are a figure and linking words: "So 30%.", "Maybe 30%". */
-function closingStatements(paragraph: string, from: number): StatedFigure[] {
-  // Object.assign, not a spread: see figureWith in stated-figure.ts.
-  return markedFigures(paragraph, sentenceStarts(paragraph)).map((figure) =>
-    Object.assign({}, figure, { start: figure.start + from, end: figure.end + from }),
-  );
+/**
+ * The last sentence of the closing paragraph (from `from` to the end) that is a figure and
+ * linking words and states it ("So 30%.", "Maybe 30%"), if its figure starts after `after`; of
+ * two sentences that give one figure, the earlier. Sentences are read from the last back, only
+ * as far as a sentence's figure could start late enough: a paragraph of thousands of lines of
+ * figures costs the few lines at its end.
+ */
+function lastClosingStatement(text: string, from: number, after: number): StatedFigure | undefined {
+  const paragraph = text.slice(from);
+  let last: StatedFigure | undefined;
+  for (const start of sentenceStartsFromEnd(paragraph)) {
+    const reach = from + start.end + MARKED_GAP;
+    if (last === undefined ? reach <= after : reach < last.start) break;
+    const figure = markedFigureAt(paragraph, start.index, start.end);
+    if (figure === null) continue;
+    // Object.assign, not a spread: see figureWith in stated-figure.ts.
+    const placed = Object.assign({}, figure, {
+      start: figure.start + from,
+      end: figure.end + from,
+    });
+    const later = last === undefined ? placed.start > after : placed.start >= last.start;
+    if (later && stated(text, placed)) last = placed;
+  }
+  return last;
 }
 
 /**
@@ -135,20 +141,16 @@ function closingStatements(paragraph: string, from: number): StatedFigure[] {
 export function lastConclusion(text: string): RawNumber[] {
   // Concluding words are words: a text of figures alone is not searched for them.
   const marked = holdsLetter(text) ? markedFigures(text, CONCLUSION_MARKER) : [];
-  const cued: Conclusion[] = [...marked, ...concludedAfter(text)]
-    .filter((figure) => stated(text, figure))
-    .map((figure) => ({ closing: false, ...figure }));
-  const from = paragraphStart(text, lastDigitAt(text));
-  const paragraph = text.slice(from);
-  const closing: Conclusion[] = closingStatements(paragraph, from)
-    .filter((figure) => stated(text, figure))
-    .map((figure) => ({ closing: true, ...figure }));
-  const last = [...cued, ...closing].reduce<Conclusion | undefined>(
+  const cued = [...marked, ...concludedAfter(text)].filter((figure) => stated(text, figure));
+  // The last cued figure; of two at one place, the first found.
+  const latestCued = cued.reduce<StatedFigure | undefined>(
     (latest, figure) => (latest === undefined || figure.start > latest.start ? figure : latest),
     undefined,
   );
-  if (last === undefined) return [];
-  if (!last.closing) return [last.raw];
+  const from = paragraphStart(text, lastDigitAt(text));
+  const last = lastClosingStatement(text, from, latestCued?.start ?? -1);
+  if (last === undefined) return latestCued === undefined ? [] : [latestCued.raw];
+  const paragraph = text.slice(from);
   const lastCued = cued.reduce((latest, figure) => Math.max(latest, figure.end), from) - from;
   const rival = firstOf(
     proseFiguresFromEnd(paragraph).backwards(),

@@ -9,6 +9,10 @@ import { normalQuantile } from "./normal.js";
 const SPREAD_AFTER =
   /(?:[ \t]*,?[ \t]*\(?[ \t]*(?:±|\+\/-|\+\/−|\+-|plus or minus|give or take)|(?:[ \t]+[A-Za-z][\w-]*){0,2}[ \t]*[,;]?[ \t]*\(?[ \t]*(?:with[ \t]+(?:an?[ \t]+)?)?(?:σ|sd|s\.d\.|std\.?(?:[ \t]*dev\.?)?|stdev|standard deviation|sigma)[ \t]*(?:[:=≈~]|of)?)[ \t]*/iy;
 
+// What every joiner of a spread holds, case-blind as the joiner is: a text without any is not
+// read figure by figure for one, which on a reply of thousands of figures cost ~7 ms.
+const SPREAD_WRITTEN = /±|\+|σ|sd|s\.d\.|std|standard deviation|sigma|plus or minus|give or take/i;
+
 const SCALE_WORD = /(?:k|m|mn|bn|tn|b|t|thousand|million|billion|trillion)$/i;
 
 function scaleOf(text: string, token: NumberToken): number | undefined {
@@ -24,6 +28,7 @@ export function plusMinus(
   text: string,
   numbers: NumbersFromEnd = numbersFromEnd(text),
 ): { mean: number; standardDeviation: number; index: number } | null {
+  if (!SPREAD_WRITTEN.test(text)) return null;
   for (const token of numbers.backwards(true)) {
     SPREAD_AFTER.lastIndex = token.end;
     const joiner = SPREAD_AFTER.exec(text);

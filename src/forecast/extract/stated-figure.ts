@@ -18,7 +18,7 @@ export const NO_LABEL =
 // A marker's figure stands in the same clause, within a few words of it: in "In conclusion, the
 // 45% base rate is too high" the figure is a reference, not the conclusion.
 const MARKED_CLAUSE = /^[^\n]{0,100}?(?=[.!?;](?:\s|$)|\n|$)/;
-const MARKED_GAP = 30;
+export const MARKED_GAP = 30;
 // The only words that may stand between a marker and its figure: in "Final: I expect only modest
 // 60% support" the figure describes something else, and a later label states the answer.
 const MARKED_GAP_WORDS = new Set(
@@ -27,6 +27,11 @@ const MARKED_GAP_WORDS = new Set(
   ),
 );
 const GAP_SEPARATORS = /[\s:=~≈,*>#—–-]+/;
+// A clause's first word, whole: no figure stands inside it, so it is in the gap before any.
+const FIRST_WORD = /^[A-Za-z']+(?=[\s:=~≈,*>#—–-])/;
+// A mark that opens a clause, neither a separator nor part of a figure ("| Labour | 12% |"):
+// every gap before a figure starts with it, and no linking word does.
+const FIRST_MARK = /^[!"%&'()+/;<?@[\\\]^_`{|}]/;
 // Words a model may put between a label and its figure: "Estimate: somewhere in the 30% range".
 const LABEL_FILLER = /^(?:\s*(?:somewhere|in the|around|close to|near|maybe|likely|roughly)\b)*/i;
 // "30% or 40%", "0.3/0.4": two answers where one is asked for.
@@ -107,29 +112,39 @@ function readsAsProbability(clause: string, token: NumberToken): boolean {
 }
 
 /**
- * The figure right after each marker ("Final: 20%", "I land at 40%"), a match of `markers` or
- * one of the matches given, for "yes": the first chance in the marker's clause, with only
- * linking words before it.
+ * The figure right after a marker that ends at `from` ("Final: 20%", "I land at 40%"), for
+ * "yes": the first chance in the marker's clause, with only linking words before it. It starts
+ * at most MARKED_GAP characters after `from`.
  */
-export function markedFigures(
+export function markedFigureAt(
   text: string,
-  markers: RegExp | readonly RegExpExecArray[],
-): StatedFigure[] {
+  markerIndex: number,
+  from: number,
+): StatedFigure | null {
+  const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
+  // "Labour polled 12%": a clause that opens with another word holds no marked figure, and
+  // its numbers are not read; a reply of thousands of such sentences has thousands of clauses.
+  const first = FIRST_WORD.exec(clause)?.[0];
+  if (first !== undefined && !MARKED_GAP_WORDS.has(first.toLowerCase())) return null;
+  if (FIRST_MARK.test(clause)) return null;
+  const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
+  if (
+    token === undefined ||
+    token.start > MARKED_GAP ||
+    /\bthe\s*$/i.test(clause.slice(0, token.start)) ||
+    !onlyLinkingWords(clause.slice(0, token.start))
+  ) {
+    return null;
+  }
+  const lead = text.slice(markerIndex, from + token.start);
+  return statedAt(text, from + token.start, NO_LABEL.test(lead));
+}
+
+/** The figure right after each match of the global pattern `markers`. */
+export function markedFigures(text: string, markers: RegExp): StatedFigure[] {
   const found: StatedFigure[] = [];
-  for (const marker of markers instanceof RegExp ? matchesOf(text, markers) : markers) {
-    const from = marker.index + marker[0].length;
-    const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
-    const token = findNumbers(clause).find((candidate) => readsAsProbability(clause, candidate));
-    if (
-      token === undefined ||
-      token.start > MARKED_GAP ||
-      /\bthe\s*$/i.test(clause.slice(0, token.start)) ||
-      !onlyLinkingWords(clause.slice(0, token.start))
-    ) {
-      continue;
-    }
-    const lead = text.slice(marker.index, from + token.start);
-    const figure = statedAt(text, from + token.start, NO_LABEL.test(lead));
+  for (const marker of matchesOf(text, markers)) {
+    const figure = markedFigureAt(text, marker.index, marker.index + marker[0].length);
     if (figure !== null) found.push(figure);
   }
   return found;
