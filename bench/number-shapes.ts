@@ -19,7 +19,11 @@ function figure(index: number): string {
 }
 
 /** Pieces joined until the reply holds `characters`, cut there. */
-function repeated(characters: number, piece: (index: number) => string, joiner: string): string {
+export function repeated(
+  characters: number,
+  piece: (index: number) => string,
+  joiner: string,
+): string {
   const parts: string[] = [];
   let length = 0;
   for (let index = 0; length < characters; index++) {

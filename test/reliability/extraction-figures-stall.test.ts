@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { numberShapes } from "../../bench/number-shapes.js";
+import { numberShapes, repeated } from "../../bench/number-shapes.js";
 import { ANSWER_TYPES, type AnswerType } from "../../src/forecast/index.js";
-import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { longestLoopHoldMs } from "../support/loop-stall.js";
-import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
+import { type ForecasterServer, startForecasterServer } from "./support/forecaster-server.js";
 
 /*
  * A reply of thousands of figures, one a line or a paragraph, in a table or in sentences, is read
@@ -19,16 +18,8 @@ const REPLY_CHARACTERS = 100_000;
 const QUESTION = "Who will win the election?\nA) Labour\nB) Conservative\nC) Reform UK";
 
 /** Figures joined by `joiner` up to the reply's length; the index-th figure varies with it. */
-function figures(piece: (index: number) => string, joiner: string): string {
-  const parts: string[] = [];
-  let length = 0;
-  for (let index = 0; length < REPLY_CHARACTERS; index++) {
-    const part = piece(index);
-    parts.push(part);
-    length += part.length + joiner.length;
-  }
-  return parts.join(joiner);
-}
+const figures = (piece: (index: number) => string, joiner: string) =>
+  repeated(REPLY_CHARACTERS, piece, joiner);
 
 const OWN_SHAPES: [string, string][] = [
   ["one figure per line", figures((index) => `${index % 97}.${index % 10}%`, "\n")],
@@ -52,41 +43,22 @@ const CASES = ANSWER_TYPES.flatMap((type) =>
   SHAPES.map(([shape, reply]): [AnswerType, string, string] => [type, shape, reply]),
 );
 
-let upstream: FakeUpstream;
-let server: TestServer;
-let org: TestOrg;
+let world: ForecasterServer;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  server = await startTestServer({
-    config: {
-      limits: { requests_per_minute: 100_000 },
-      models: [
-        {
-          id: "forecaster",
-          provider: "openai",
-          base_url: upstream.url,
-          context_length: 1_000_000,
-          max_completion_tokens: 4096,
-          pricing: { prompt: "0", completion: "0" },
-        },
-      ],
-    },
-  });
-  org = await server.createOrg("5");
+  world = await startForecasterServer();
 });
 
 afterAll(async () => {
-  await server?.close();
-  await upstream?.close();
+  await world?.close();
 });
 
 async function forecastStall(type: AnswerType): Promise<{ status: number; ms: number }> {
   let status = 0;
   const ms = await longestLoopHoldMs(async () => {
-    const response = await fetch(`${server.url}/v1/chat/completions`, {
+    const response = await fetch(`${world.server.url}/v1/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${world.org.apiKey}`, "content-type": "application/json" },
       body: JSON.stringify({
         model: "forecaster",
         messages: [{ role: "user", content: QUESTION }],
@@ -102,7 +74,7 @@ async function forecastStall(type: AnswerType): Promise<{ status: number; ms: nu
 
 describe("reading an answer from a reply of thousands of figures", () => {
   it.each(CASES)("holds the event loop under 50 ms: %s, %s", async (type, _, reply) => {
-    upstream.setDefault({
+    world.upstream.setDefault({
       contents: [reply],
       usage: { prompt_tokens: 500, completion_tokens: 1000 },
     });

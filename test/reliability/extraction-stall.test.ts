@@ -1,9 +1,8 @@
 import * as fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longOptionText, replyAbout } from "../forecast/generators/option-texts.js";
-import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
-import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
 import { probeHealth } from "../support/timed-requests.js";
+import { type ForecasterServer, startForecasterServer } from "./support/forecaster-server.js";
 
 /*
  * Reading a multiple-choice answer runs on the event loop. With long, adversarial option texts
@@ -13,40 +12,22 @@ import { probeHealth } from "../support/timed-requests.js";
 const PROBE_BOUND_MS = 250;
 const RUNS = 12;
 
-let upstream: FakeUpstream;
-let server: TestServer;
-let org: TestOrg;
+let world: ForecasterServer;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  server = await startTestServer({
-    config: {
-      limits: { requests_per_minute: 100_000 },
-      models: [
-        {
-          id: "forecaster",
-          provider: "openai",
-          base_url: upstream.url,
-          context_length: 1_000_000,
-          max_completion_tokens: 4096,
-          pricing: { prompt: "0", completion: "0" },
-        },
-      ],
-    },
-  });
-  org = await server.createOrg("5");
+  world = await startForecasterServer();
   // The first requests compile the request path and the readers: not what this test measures.
   const warmUp = ["Red party of the north", "Blue party of the south", "Green party"];
-  upstream.setDefault({ contents: [replyAbout(warmUp, 4_000)] });
+  world.upstream.setDefault({ contents: [replyAbout(warmUp, 4_000)] });
   for (let run = 0; run < 3; run++) {
     await forecast(`Who will win?\nA) ${warmUp[0]}\nB) ${warmUp[1]}\nC) ${warmUp[2]}`);
   }
 });
 
 function forecast(question: string): Promise<{ status: number; text: string }> {
-  return fetch(`${server.url}/v1/chat/completions`, {
+  return fetch(`${world.server.url}/v1/chat/completions`, {
     method: "POST",
-    headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${world.org.apiKey}`, "content-type": "application/json" },
     body: JSON.stringify({
       model: "forecaster",
       messages: [{ role: "user", content: question }],
@@ -57,8 +38,7 @@ function forecast(question: string): Promise<{ status: number; text: string }> {
 }
 
 afterAll(async () => {
-  await server?.close();
-  await upstream?.close();
+  await world?.close();
 });
 
 describe("reading answers with long option texts never stalls the event loop", () => {
@@ -70,13 +50,13 @@ describe("reading answers with long option texts never stalls the event loop", (
         async (texts, characters) => {
           const question = `Who will win?\n${texts.map((text, index) => `${String.fromCharCode(65 + index)}) ${text}`).join("\n")}`;
           // Fixed usage: the fake runs in this process, and its token counting is not what is measured.
-          upstream.setDefault({
+          world.upstream.setDefault({
             contents: [replyAbout(texts, characters)],
             usage: { prompt_tokens: 500, completion_tokens: 1000 },
           });
           const request = forecast(question);
 
-          const probes = await probeHealth(server.url, request, 0);
+          const probes = await probeHealth(world.server.url, request, 0);
           const reply = await request;
           expect(reply.status, reply.text.slice(0, 300)).toBe(200);
           expect(Math.max(0, ...probes)).toBeLessThan(PROBE_BOUND_MS);
