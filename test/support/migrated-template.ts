@@ -15,6 +15,7 @@ import pg from "pg";
 import { connectDatabase } from "../../src/db/connect.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
 import { LEDGER_ID_KEY_PURPOSE } from "../../src/db/schema.js";
+import { waitForNoSessions } from "./postgres-sessions.js";
 
 /*
  * Databases with every migration already applied, copied from a template migrated once per set of
@@ -153,23 +154,10 @@ async function buildPostgresTemplate(admin: pg.Client, adminUrl: string): Promis
     } finally {
       await handle.close();
     }
-    await renameWhenClosed(admin, building, template);
+    await waitForNoSessions(admin, building);
+    await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
     return template;
   } finally {
     await admin.query("SELECT pg_advisory_unlock($1)", [TEMPLATE_LOCK]);
-  }
-}
-
-/** Renames a database once the connections just closed to it have gone (a pool ends first). */
-async function renameWhenClosed(admin: pg.Client, from: string, to: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await admin.query(`ALTER DATABASE ${from} RENAME TO ${to}`);
-      return;
-    } catch (error) {
-      if (attempt >= COPY_ATTEMPTS || (error as { code?: string }).code !== TEMPLATE_BUSY)
-        throw error;
-      await sleep(20 * attempt);
-    }
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { createMigratedPostgres } from "./migrated-template.js";
+import { waitForNoSessions } from "./postgres-sessions.js";
 
 /** The PostgreSQL server the suite uses; `.ci/run` starts it. Unreachable means the suite fails. */
 export const POSTGRES_ADMIN_URL =
@@ -48,22 +49,6 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       }
     },
   };
-}
-
-/**
- * A pool resolves `end()` before its sockets close; a forced drop would hit those sessions
- * mid-goodbye and surface as uncaught errors, so wait (briefly) for them to go first.
- */
-async function waitForNoSessions(admin: pg.Client, name: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const result = await admin.query<{ sessions: string }>(
-      "SELECT count(*) AS sessions FROM pg_stat_activity WHERE datname = $1",
-      [name],
-    );
-    if (Number(result.rows[0]?.sessions ?? 0) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /**
