@@ -95,7 +95,7 @@ async function withServer<T>(
     name: "bench",
     creditsNanos: usdToNanos("1000"),
   });
-  const server = await spawnServer(configFile, dataDir, port, DEPLOYED_NODE_OPTIONS, "build");
+  const server = await spawnServer(configFile, dataDir, port, DEPLOYED_NODE_OPTIONS);
   try {
     return await work(server.url, key.api_key, server.child.pid ?? 0);
   } finally {

@@ -17,7 +17,7 @@ afterAll(async () => {
 interface Answer {
   status: number;
   bytes: number;
-  ms: number;
+  cpuMs: number;
   body: {
     choices?: unknown[];
     error?: { message: string; param: string | null; code: string | null };
@@ -41,7 +41,7 @@ describe("the number of choices a request may ask for", () => {
     // Answered before with 128,000 choices: 36 MB after seconds of a blocked server.
     const answer = await complete({ prompt: prompts(2_000), n: 64 });
     expect(answer.status).toBe(422);
-    expect(answer.ms).toBeLessThan(1_000);
+    expect(answer.cpuMs).toBeLessThan(1_000);
     expect(answer.bytes).toBeLessThan(5_000);
     expect(answer.body.error?.message).toBe("body.prompt: List should have at most 128 items");
   });

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { base64Blob, prose } from "../support/large-texts.js";
+import { longestLoopHoldMs } from "../support/loop-stall.js";
 import { startTestServer, type TestOrg, type TestServer } from "../support/server.js";
-import { probeHealth, timedPost } from "../support/timed-requests.js";
+import { timedPost } from "../support/timed-requests.js";
 
 /*
  * The server runs every request on one thread: a request that computes for seconds stalls
- * every other one. These are the worst inputs found; each must be answered (or refused) fast,
- * and the health check must keep answering while they are in flight. The bounds are liveness
- * bounds, many times the real cost: before the fixes these took seconds to minutes each.
+ * every other one. These are the worst inputs found; each must be answered (or refused) at a
+ * small cost, and the event loop must keep turning while they are in flight. The bounds are
+ * liveness bounds in CPU time, many times the real cost: before the fixes these took seconds
+ * to minutes each.
  */
 
-const PROBE_BOUND_MS = 1_000;
+const HOLD_BOUND_MS = 1_000;
 const ANSWER_BOUND_MS = 5_000;
 const BASELINE = "sibyl-baseline";
 
@@ -28,14 +30,14 @@ afterAll(async () => {
 
 interface Timed {
   status: number;
-  ms: number;
+  cpuMs: number;
   code: string | null;
 }
 
 async function send(path: string, body: string): Promise<Timed> {
   const reply = await timedPost(`${server.url}${path}`, org.apiKey, body);
   const json = JSON.parse(reply.text) as { error?: { code: string | null } };
-  return { status: reply.status, ms: reply.ms, code: json.error?.code ?? null };
+  return { status: reply.status, cpuMs: reply.cpuMs, code: json.error?.code ?? null };
 }
 
 const chat = (content: string) =>
@@ -44,7 +46,7 @@ const chat = (content: string) =>
 describe("the server stays responsive under the worst inputs", () => {
   it("answers a megabyte prompt of one character within a second", async () => {
     const answer = await send("/v1/chat/completions", chat("a".repeat(1_000_000)));
-    expect(answer.ms).toBeLessThan(1_000);
+    expect(answer.cpuMs).toBeLessThan(1_000);
     expect(answer.status).toBe(400);
     expect(answer.code).toBe("context_length_exceeded");
   });
@@ -54,12 +56,12 @@ describe("the server stays responsive under the worst inputs", () => {
     ["base64", () => base64Blob(15_000_000)],
   ])("refuses a 15 MB message of %s for its context length quickly", async (_label, make) => {
     const answer = await send("/v1/chat/completions", chat(make()));
-    expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
+    expect(answer.cpuMs).toBeLessThan(ANSWER_BOUND_MS);
     expect(answer.status).toBe(400);
     expect(answer.code).toBe("context_length_exceeded");
   });
 
-  it("keeps /healthz answering while every worst request is in flight", async () => {
+  it("keeps the event loop turning while every worst request is in flight", async () => {
     const worst: [string, string, string][] = [
       ["one character, 1 MB", "/v1/chat/completions", chat("a".repeat(1_000_000))],
       ["base64, 1 MB", "/v1/chat/completions", chat(base64Blob(1_000_000))],
@@ -98,16 +100,18 @@ describe("the server stays responsive under the worst inputs", () => {
         }),
       ],
     ];
-    const answers = Promise.all(
-      worst.map(async ([label, path, body]) => ({ label, ...(await send(path, body)) })),
-    );
-    const probes = await probeHealth(server.url, answers);
-    for (const answer of await answers) {
+    let answers: (Timed & { label: string })[] = [];
+    const longestHold = await longestLoopHoldMs(async () => {
+      answers = await Promise.all(
+        worst.map(async ([label, path, body]) => ({ label, ...(await send(path, body)) })),
+      );
+    });
+    expect(answers).toHaveLength(worst.length);
+    for (const answer of answers) {
       expect(answer.status, answer.label).toBeGreaterThanOrEqual(200);
       expect(answer.status, answer.label).toBeLessThan(500);
-      expect(answer.ms, answer.label).toBeLessThan(ANSWER_BOUND_MS);
+      expect(answer.cpuMs, answer.label).toBeLessThan(ANSWER_BOUND_MS);
     }
-    expect(probes.length).toBeGreaterThan(0);
-    expect(Math.max(...probes)).toBeLessThan(PROBE_BOUND_MS);
+    expect(longestHold).toBeLessThan(HOLD_BOUND_MS);
   });
 });

@@ -18,7 +18,7 @@ afterAll(async () => {
 interface Answer {
   status: number;
   bytes: number;
-  ms: number;
+  cpuMs: number;
   body: {
     error: { message: string; type: string; param: string | null; code: string | null };
     detail: ValidationDetail[];
@@ -82,7 +82,7 @@ describe("a 422 stays small however many problems a request has", () => {
     const messages = Array.from({ length: 40_000 }, (_, index) => index);
     const answer = await send("/v1/chat/completions", { model: MODEL, messages });
     const detail = expectValidationShape(answer);
-    expect(answer.ms).toBeLessThan(1_000);
+    expect(answer.cpuMs).toBeLessThan(1_000);
     expect(answer.bytes).toBeLessThan(10_000);
     expect(detail[0]?.loc).toEqual(["body", "messages", 0]);
     expect(detail.at(-1)).toMatchObject({

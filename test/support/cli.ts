@@ -1,11 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
-
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const CLI_ENTRY = `${REPO}src/cli.ts`;
-/** The TypeScript loader, by absolute URL so the CLI can run from any working directory. */
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+import { BUILT_CLI } from "./built-cli.js";
 
 export interface CliOptions {
   /** Working directory; also SIBYL_DATA_DIR unless `env` sets it. */
@@ -32,7 +26,7 @@ function cliEnvironment(options: CliOptions): Record<string, string> {
 
 /** Starts `sibyl ARGS` as its own process. */
 export function spawnCli(args: string[], options: CliOptions): ChildProcess {
-  return spawn(process.execPath, ["--import", TSX_LOADER, CLI_ENTRY, ...args], {
+  return spawn(process.execPath, [BUILT_CLI, ...args], {
     cwd: options.cwd,
     env: cliEnvironment(options),
     stdio: ["ignore", "pipe", "pipe"],

@@ -12,6 +12,17 @@ function threadCpuNs(): number {
 }
 
 /**
+ * The CPU milliseconds this thread spent while `work` ran: with the server in the test's own
+ * process, what a request cost it, which a busy machine does not stretch as it stretches wall
+ * time (the thread waiting for a core is not counted).
+ */
+export async function threadCpuMsOf(work: () => Promise<void>): Promise<number> {
+  const started = threadCpuNs();
+  await work();
+  return (threadCpuNs() - started) / 1e6;
+}
+
+/**
  * The longest the event loop went between two turns while `work` ran, in CPU milliseconds of
  * the main thread rather than wall time: on a machine shared with other work a thread waits for
  * a core now and then, which stretches wall time but not what the loop itself computed, and

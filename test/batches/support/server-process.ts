@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { stringify } from "yaml";
+import { BUILT_CLI } from "../../support/built-cli.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -32,26 +33,16 @@ export function writeConfig(dir: string, config: Record<string, unknown>): strin
   return file;
 }
 
-/** The source run through tsx, or the build (`npm run build`) as a deployment runs it. */
-const ENTRIES = {
-  source: ["--import", "tsx", path.join(ROOT, "src/cli.ts")],
-  build: [path.join(ROOT, "dist/cli.js")],
-} as const;
-
-/**
- * `nodeOptions`: flags for the server's Node.js, e.g. the heap setting a deployment uses.
- * `entry`: the build measures memory as deployed; tsx alone adds ~70 MB.
- */
+/** `sibyl serve` from the build; `nodeOptions`: flags for its Node.js, as a deployment sets. */
 export async function spawnServer(
   configFile: string,
   dataDir: string,
   port: number,
   nodeOptions: string[] = [],
-  entry: keyof typeof ENTRIES = "source",
 ) {
   const child = spawn(
     process.execPath,
-    [...nodeOptions, ...ENTRIES[entry], "serve", "--config", configFile],
+    [...nodeOptions, BUILT_CLI, "serve", "--config", configFile],
     {
       cwd: ROOT,
       env: { ...process.env, SIBYL_DATA_DIR: dataDir },

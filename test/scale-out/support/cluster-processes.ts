@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { BUILT_CLI } from "../../support/built-cli.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -15,15 +16,11 @@ export interface SibylProcess {
 }
 
 export function spawnSibyl(args: string[], env: Record<string, string>): SibylProcess {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(ROOT, "src/cli.ts"), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   let started = false;
   const keep = (chunk: Buffer) => {
