@@ -44,7 +44,9 @@ export async function killMidBatchAndRecover(databaseUrl: string | null): Promis
         pricing: { prompt: "0.000001", completion: "0.000002" },
       },
     ],
-    batches: { concurrency: 8 },
+    // The killed process's lines run again, and its holds come back, once its lease expires:
+    // a short lease spares the test the default's 15 s wait, with the same recovery.
+    batches: { concurrency: 8, lease_seconds: 3 },
   });
   const config = loadConfig({ file: configFile, env: { SIBYL_DATA_DIR: dataDir }, cwd: dataDir });
   const services = await createServices(config);
