@@ -33,6 +33,19 @@ describe("a request body that stalls", () => {
     await server?.close();
   });
 
+  /** The log lines written since `before`, once the request's access line is among them. */
+  async function logLinesUntilCompleted(before: number) {
+    const parsed = () =>
+      written
+        .slice(before)
+        .map((line) => JSON.parse(line) as { msg: string; status?: number; level: number });
+    const deadline = Date.now() + 5_000;
+    while (!parsed().some((line) => line.msg === "request completed") && Date.now() < deadline) {
+      await sleep(20);
+    }
+    return parsed();
+  }
+
   const head = (path: string, lines: string[]) =>
     [`POST ${path} HTTP/1.1`, "Host: x", `Authorization: Bearer ${apiKey}`, ...lines, "", ""].join(
       "\r\n",
@@ -94,10 +107,7 @@ describe("a request body that stalls", () => {
     const answer = exchange.responses.find((response) => response.status !== 100);
     expect(answer?.status).toBe(408);
     expect(JSON.parse(answer?.body ?? "{}").error.code).toBe("request_timeout");
-    await sleep(1_500);
-    const lines = written
-      .slice(before)
-      .map((line) => JSON.parse(line) as { msg: string; status?: number; level: number });
+    const lines = await logLinesUntilCompleted(before);
     expect(lines.find((line) => line.msg === "request completed")?.status).toBe(408);
     expect(lines.filter((line) => line.level >= 40)).toEqual([]);
   });
