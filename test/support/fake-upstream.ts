@@ -85,6 +85,11 @@ export interface FakeUpstream {
   requests: RecordedRequest[];
   /** Behaviours for the next calls, in order; the default applies once they are used up. */
   enqueue(...behaviours: FakeBehaviour[]): void;
+  /**
+   * Picks a call's behaviour from its JSON body when nothing is queued, so calls sent at once
+   * get their own replies in any order; `undefined` falls back to the default.
+   */
+  setResponder(pick: ((body: unknown) => FakeBehaviour | undefined) | null): void;
   setDefault(behaviour: FakeBehaviour): void;
   /** Forgets requests, queued behaviours and the default. */
   reset(): void;
@@ -113,6 +118,7 @@ type Json = Record<string, unknown>;
 export async function startFakeUpstream(): Promise<FakeUpstream> {
   const queue: FakeBehaviour[] = [];
   let defaultBehaviour: FakeBehaviour = {};
+  let responder: ((body: unknown) => FakeBehaviour | undefined) | null = null;
   const requests: RecordedRequest[] = [];
 
   const server = createServer((req, res) => {
@@ -123,7 +129,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const text = await readBody(req);
     const record = recordRequest(req, res, text);
     requests.push(record);
-    const behaviour = queue.shift() ?? defaultBehaviour;
+    const behaviour = queue.shift() ?? responder?.(record.body) ?? defaultBehaviour;
 
     if (behaviour.headersDelayMs) await sleep(behaviour.headersDelayMs);
     if (behaviour.gate) await behaviour.gate;
@@ -202,12 +208,16 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     enqueue: (...behaviours) => {
       queue.push(...behaviours);
     },
+    setResponder: (pick) => {
+      responder = pick;
+    },
     setDefault: (behaviour) => {
       defaultBehaviour = behaviour;
     },
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      responder = null;
       defaultBehaviour = {};
     },
     close: async () => {

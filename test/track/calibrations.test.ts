@@ -59,6 +59,11 @@ function answerIn(content: string): string {
   return last;
 }
 
+/** The fake model's reply stating `probability`. */
+function statement(probability: number) {
+  return { contents: [`Probability: ${Math.round(probability * 1000) / 10}%`] };
+}
+
 /** Runs the calls `width` at a time. */
 async function inBatches<T>(items: T[], width: number, run: (item: T) => Promise<unknown>) {
   for (let start = 0; start < items.length; start += width) {
@@ -82,7 +87,7 @@ describe.each(DATABASES)("calibrations on %s", (databaseName) => {
     });
   /** A question whose reply (queued on the fake upstream, one at a time) states `probability`. */
   const stating = (question: string, probability: number) => {
-    env.fake.enqueue({ contents: [`Probability: ${Math.round(probability * 1000) / 10}%`] });
+    env.fake.enqueue(statement(probability));
     return asking(question);
   };
   /** A question refused before the model is called: nothing is queued for it. */
@@ -103,22 +108,30 @@ describe.each(DATABASES)("calibrations on %s", (databaseName) => {
     other = await env.org("10");
     const over = scriptedForecasts(TRAINING, TRAINING_SEED, overConfident);
     const well = scriptedForecasts(TRAINING, TRAINING_SEED, wellCalibrated);
+    // Sent several at a time: the fake model answers each from its model and question.
+    const training = new Map<string, number>();
     for (const index of over.keys()) {
-      const question = `train-${index}`;
-      for (const [model, forecasts] of [
-        [MODEL, over],
-        [CALIBRATED_MODEL, well],
-      ] as const) {
-        await ok(
-          chat(org.apiKey, {
-            model,
-            messages: stating(question, forecasts[index]?.probability ?? 0.5),
-            question_id: question,
-            prediction_date: "2025-01-01",
-          }),
-        );
-      }
+      training.set(`${MODEL} train-${index}`, over[index]?.probability ?? 0.5);
+      training.set(`${CALIBRATED_MODEL} train-${index}`, well[index]?.probability ?? 0.5);
     }
+    env.fake.setResponder((body) => {
+      const { model, messages } = body as { model: string; messages: { content: string }[] };
+      const question = /Will (train-\d+) happen\?/.exec(JSON.stringify(messages))?.[1];
+      const probability = training.get(`${model} ${question}`);
+      return probability === undefined ? undefined : statement(probability);
+    });
+    await inBatches([...training.keys()], 6, (key) => {
+      const [model, question = ""] = key.split(" ");
+      return ok(
+        chat(org.apiKey, {
+          model,
+          messages: asking(question),
+          question_id: question,
+          prediction_date: "2025-01-01",
+        }),
+      );
+    });
+    env.fake.setResponder(null);
     await inBatches([...over.keys()], 6, (index) =>
       ok(
         call(env.server.url, org.apiKey, "POST", `${questionPath(`train-${index}`)}/resolution`, {
