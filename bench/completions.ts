@@ -166,7 +166,7 @@ export async function benchCompletions(
       upstreamUrl: upstream.ready.url,
     });
     stops.push(() => fastifyProxy.stop());
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ durable: true });
     stops.push(() => database.drop());
     const sqlite = await startSibyl(upstream.ready.url);
     stops.push(() => sqlite.stop());

@@ -130,7 +130,8 @@ export async function benchScores(): Promise<{ passed: boolean }> {
   console.log(`GET /v1/scores over ${FORECASTS} resolved forecasts, ${REQUESTS} requests each`);
   console.log("                               p50 ms   p99 ms   max ms");
   for (const databaseName of ["sqlite", "postgres"] as const) {
-    const database = databaseName === "postgres" ? await createTestDatabase() : null;
+    const database =
+      databaseName === "postgres" ? await createTestDatabase({ durable: true }) : null;
     const server = await startTestServer(database ? { databaseUrl: database.url } : {});
     try {
       const filling = performance.now();
