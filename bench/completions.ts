@@ -16,14 +16,13 @@
  * and answer step free.
  * With `upstreamDelayMs` the model server takes that long per reply, which shows Sibyl's
  * overhead next to a realistic model; that run is reported without targets.
- * Each row also shows the CPU the target's own process spent per response, warm-up included: on
- * a shared machine rates swing with the neighbours' load, CPU per response much less.
+ * Each row also shows the CPU the target's own process spent per response once warm: on a shared
+ * machine rates swing with the neighbours' load, CPU per response much less.
  */
 import { createTestDatabase } from "../test/support/postgres.js";
 import { runChild, startChild } from "./children.js";
 import type { LoadArgs, LoadResult } from "./load-process.js";
 import { DEPLOYED_NODE_OPTIONS } from "./node-options.js";
-import { processCpuMs } from "./process-cpu.js";
 import { BENCH_MODEL, startShippedSibyl } from "./shipped-sibyl.js";
 
 export interface CompletionsBenchOptions {
@@ -46,14 +45,9 @@ export const TARGET_NAMES = [
 ] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
-/** A target's load result and the CPU its own process spent per response (ms). */
-export interface TargetResult extends LoadResult {
-  cpuMsPerResponse: number;
-}
-
 export interface CompletionsBenchRow {
   connections: number;
-  results: Record<TargetName, TargetResult>;
+  results: Record<TargetName, LoadResult>;
 }
 
 export interface CompletionsBenchReport {
@@ -212,13 +206,9 @@ export async function benchCompletions(
         durationSeconds: options.durationSeconds,
         warmupSeconds: options.warmupSeconds,
       };
-      const results = {} as Record<TargetName, TargetResult>;
+      const results = {} as Record<TargetName, LoadResult>;
       for (const name of TARGET_NAMES) {
-        const cpuBefore = processCpuMs(pids[name]);
-        const result = await load({ ...requests[name], ...common });
-        const responses = result.warmupResponses + result.completed + result.non2xx;
-        const cpuMsPerResponse = (processCpuMs(pids[name]) - cpuBefore) / Math.max(1, responses);
-        results[name] = { ...result, cpuMsPerResponse };
+        results[name] = await load({ ...requests[name], ...common, cpuPid: pids[name] });
       }
       rows.push({ connections, results });
     }

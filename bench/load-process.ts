@@ -3,6 +3,7 @@
  * figures and percentiles of every 2xx response time, kept at full (sub-millisecond) precision.
  */
 import autocannon from "autocannon";
+import { processCpuMs } from "./process-cpu.js";
 import { quantile } from "./stats.js";
 
 export interface LoadArgs {
@@ -12,6 +13,8 @@ export interface LoadArgs {
   warmupSeconds: number;
   headers: Record<string, string>;
   body: string;
+  /** The process whose CPU is the target's own cost, read after warm-up and at the end. */
+  cpuPid: number;
 }
 
 export interface LoadResult {
@@ -28,6 +31,8 @@ export interface LoadResult {
   warmupResponses: number;
   non2xx: number;
   errors: number;
+  /** CPU milliseconds `cpuPid` spent per response while measured, warm-up left out. */
+  cpuMsPerResponse: number;
 }
 
 const args = JSON.parse(process.argv[2] ?? "{}") as LoadArgs;
@@ -44,12 +49,14 @@ const warmup =
   args.warmupSeconds > 0 ? await autocannon({ ...options, duration: args.warmupSeconds }) : null;
 const warmupResponses = warmup ? warmup["2xx"] + warmup.non2xx : 0;
 
+const cpuBefore = processCpuMs(args.cpuPid);
 const times: number[] = [];
 const instance = autocannon({ ...options, duration: args.durationSeconds });
 instance.on("response", (_client, statusCode, _bytes, ms) => {
   if (statusCode >= 200 && statusCode < 300) times.push(ms);
 });
 const result = await instance;
+const cpuMs = processCpuMs(args.cpuPid) - cpuBefore;
 times.sort((a, b) => a - b);
 
 const report: LoadResult = {
@@ -63,5 +70,6 @@ const report: LoadResult = {
   warmupResponses,
   non2xx: result.non2xx,
   errors: result.errors + result.timeouts,
+  cpuMsPerResponse: cpuMs / Math.max(1, result["2xx"] + result.non2xx),
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
