@@ -57,6 +57,9 @@ export default defineConfig({
     // Set here, not per project: vitest 3 groups files of one pool across projects and honours
     // only this root value when it does (a project's own `isolate: false` changed nothing).
     isolate: false,
+    // Both cores: most files wait on sockets, child processes and PostgreSQL as much as they
+    // compute. Tests that bound a cost measure CPU time, which the second worker does not stretch.
+    maxWorkers: 2,
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

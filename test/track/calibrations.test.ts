@@ -108,7 +108,8 @@ describe.each(DATABASES)("calibrations on %s", (databaseName) => {
     other = await env.org("10");
     const over = scriptedForecasts(TRAINING, TRAINING_SEED, overConfident);
     const well = scriptedForecasts(TRAINING, TRAINING_SEED, wellCalibrated);
-    // Sent several at a time: the fake model answers each from its model and question.
+    // The fake model answers each call from its model and question, so the two models'
+    // forecasts are recorded side by side; each model's in question order, which its folds follow.
     const training = new Map<string, number>();
     for (const index of over.keys()) {
       training.set(`${MODEL} train-${index}`, over[index]?.probability ?? 0.5);
@@ -120,17 +121,20 @@ describe.each(DATABASES)("calibrations on %s", (databaseName) => {
       const probability = training.get(`${model} ${question}`);
       return probability === undefined ? undefined : statement(probability);
     });
-    await inBatches([...training.keys()], 6, (key) => {
-      const [model, question = ""] = key.split(" ");
-      return ok(
-        chat(org.apiKey, {
-          model,
-          messages: asking(question),
-          question_id: question,
-          prediction_date: "2025-01-01",
-        }),
-      );
-    });
+    await Promise.all(
+      [MODEL, CALIBRATED_MODEL].map(async (model) => {
+        for (const index of over.keys()) {
+          await ok(
+            chat(org.apiKey, {
+              model,
+              messages: asking(`train-${index}`),
+              question_id: `train-${index}`,
+              prediction_date: "2025-01-01",
+            }),
+          );
+        }
+      }),
+    );
     env.fake.setResponder(null);
     await inBatches([...over.keys()], 6, (index) =>
       ok(
