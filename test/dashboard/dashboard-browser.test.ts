@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -6,22 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignInLinks } from "../../src/auth/sign-in-links.js";
 import { evalRun, fixture, readSummary } from "../evaluation/support/backtest-cli.js";
 import { watchedBrowser } from "../support/browser.js";
+import { BUILT_DASHBOARD } from "../support/builds.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { buildDashboard } from "./support/build-dashboard.js";
 
 const MODEL = "sibyl-baseline";
 const KEY_STORAGE = "sibyl.dashboard.api_key";
 
-let build: string;
 let server: TestServer;
 let shots: string;
 /** Every page of every test: nothing the CSP blocked, no script error. */
 const { open } = watchedBrowser();
 
 beforeAll(async () => {
-  build = await buildDashboard();
   server = await startTestServer({
-    app: { dashboard: { dir: build } },
+    app: { dashboard: { dir: BUILT_DASHBOARD } },
     worker: true,
     config: {
       models: [
@@ -38,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  rmSync(build, { recursive: true, force: true });
   process.stdout.write(`dashboard screenshots: ${shots}\n`);
 });
 

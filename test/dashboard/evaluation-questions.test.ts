@@ -4,21 +4,19 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evalRun, fixture, readSummary } from "../evaluation/support/backtest-cli.js";
 import { watchedBrowser } from "../support/browser.js";
+import { BUILT_DASHBOARD } from "../support/builds.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { buildDashboard } from "./support/build-dashboard.js";
 
 const MODEL = "sibyl-baseline";
 
-let build: string;
 let server: TestServer;
 /** Its page is checked after the test: nothing the CSP blocked, no script error. */
 const { open } = watchedBrowser();
 let out: string;
 
 beforeAll(async () => {
-  build = await buildDashboard();
   server = await startTestServer({
-    app: { dashboard: { dir: build } },
+    app: { dashboard: { dir: BUILT_DASHBOARD } },
     worker: true,
     config: { models: [{ id: MODEL, provider: "baseline" }] },
   });
@@ -27,7 +25,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  rmSync(build, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
 });
 

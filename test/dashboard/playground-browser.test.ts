@@ -1,31 +1,28 @@
-import { rmSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignInLinks } from "../../src/auth/sign-in-links.js";
 import { ArchiveStore } from "../../src/research/archive/archive-store.js";
 import { watchedBrowser } from "../support/browser.js";
+import { BUILT_DASHBOARD } from "../support/builds.js";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { buildDashboard } from "./support/build-dashboard.js";
 
 const BASELINE = "sibyl-baseline";
 const THINKER = "thinker";
 
-let build: string;
 let upstream: FakeUpstream;
 let server: TestServer;
 /** Every page of every test: nothing the CSP blocked, no script error. */
 const { open } = watchedBrowser();
 
 beforeAll(async () => {
-  build = await buildDashboard();
   upstream = await startFakeUpstream();
   upstream.setDefault({
     contents: ["Turnout looks weak.\n\nProbability: 30%"],
     reasoning: { field: "reasoning_content", text: "Start from the base rate of such votes." },
   });
   server = await startTestServer({
-    app: { dashboard: { dir: build } },
+    app: { dashboard: { dir: BUILT_DASHBOARD } },
     config: {
       models: [
         {
@@ -61,7 +58,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await upstream?.close();
-  rmSync(build, { recursive: true, force: true });
 });
 
 async function signedIn(apiKey: string): Promise<Page> {

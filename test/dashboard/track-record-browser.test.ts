@@ -1,6 +1,6 @@
 // The dashboard's Track record page with months of forecasts, in light and dark, at desktop and
 // phone width: what a person sees of its charts and tables.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -10,9 +10,9 @@ import {
   startForecasterUpstream,
 } from "../evaluation/support/forecaster-upstream.js";
 import { watchedBrowser } from "../support/browser.js";
+import { BUILT_DASHBOARD } from "../support/builds.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { seededRandom } from "../track/support/scripted-forecasts.js";
-import { buildDashboard } from "./support/build-dashboard.js";
 
 const MODEL = "scripted-forecaster-with-a-long-name";
 /** Questions forecast a week apart, about seven months of them. */
@@ -31,7 +31,6 @@ const questions = Array.from({ length: QUESTIONS }, (_, index) => {
   };
 });
 
-let build: string;
 let upstream: ForecasterUpstream;
 let server: TestServer;
 let apiKey: string;
@@ -47,13 +46,12 @@ const post = (route: string, body: unknown) =>
   });
 
 beforeAll(async () => {
-  build = await buildDashboard();
   upstream = await startForecasterUpstream((prompt) => {
     const asked = questions.find((question) => prompt.includes(question.text));
     return `Probability: ${Math.round((asked?.probability ?? 0.5) * 100)}%`;
   });
   server = await startTestServer({
-    app: { dashboard: { dir: build } },
+    app: { dashboard: { dir: BUILT_DASHBOARD } },
     config: { models: [{ id: MODEL, provider: "openai", base_url: upstream.url }] },
   });
   ({ apiKey } = await server.createOrg("5"));
@@ -79,7 +77,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await upstream?.close();
-  rmSync(build, { recursive: true, force: true });
   process.stdout.write(`track record screenshots: ${shots}\n`);
 });
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { BUILT_CLI } from "./built-cli.js";
+import { BUILT_CLI } from "./builds.js";
 
 export interface CliOptions {
   /** Working directory; also SIBYL_DATA_DIR unless `env` sets it. */

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { stringify } from "yaml";
-import { BUILT_CLI } from "../../support/built-cli.js";
+import { BUILT_CLI } from "../../support/builds.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 

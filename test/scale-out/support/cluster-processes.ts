@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { BUILT_CLI } from "../../support/built-cli.js";
+import { BUILT_CLI } from "../../support/builds.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 

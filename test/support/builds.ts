@@ -2,19 +2,25 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { build } from "vite";
 
 /*
  * Tests that start `sibyl` as a process run the build, as users do: under tsx each start
- * compiled the source again and took about twice as long. The build is brought up to date
- * before any test runs, so a process never runs older code than the source under test.
+ * compiled the source again and took about twice as long. Browser tests serve the dashboard's
+ * build, which each of them used to make again. Both are brought up to date before any test
+ * runs, so no test runs older code than the source under test.
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SOURCE = path.join(ROOT, "src");
 const BUILD = path.join(ROOT, "dist");
+const DASHBOARD_SOURCE = path.join(ROOT, "web");
 
 /** The installed command's entry point: `node BUILT_CLI serve` is `sibyl serve`. */
 export const BUILT_CLI = path.join(BUILD, "cli.js");
+
+/** The dashboard as `npm run build` writes it and `sibyl serve` serves it. */
+export const BUILT_DASHBOARD = path.join(BUILD, "web");
 
 /** A source file whose compiled counterpart is missing or older than it, or null. */
 function staleSource(): string | null {
@@ -44,4 +50,21 @@ export function buildServerIfStale(): void {
     const output = (error as { stdout?: Buffer }).stdout?.toString() ?? "";
     throw new Error(`the build the process tests run failed (npm run build):\n${output}`);
   }
+}
+
+/** Whether a file under web/ is newer than the dashboard's build, or there is no build. */
+function dashboardIsStale(): boolean {
+  const built = path.join(BUILT_DASHBOARD, "index.html");
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  return readdirSync(DASHBOARD_SOURCE, { recursive: true, encoding: "utf8" }).some(
+    (entry) => statSync(path.join(DASHBOARD_SOURCE, entry)).mtimeMs > builtAt,
+  );
+}
+
+/** Builds the dashboard (`vite build`, as `npm run build` does) when web/ changed since. */
+export async function buildDashboardIfStale(): Promise<void> {
+  if (!dashboardIsStale()) return;
+  process.stdout.write("web/ changed since the last build: building dist/web for the tests\n");
+  await build({ configFile: path.join(DASHBOARD_SOURCE, "vite.config.ts"), logLevel: "error" });
 }
