@@ -59,7 +59,7 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-function isAsciiLetter(code: number): boolean {
+export function isAsciiLetter(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
