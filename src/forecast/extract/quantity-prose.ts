@@ -1,3 +1,4 @@
+import { spacesEnd } from "../number-tokens.js";
 import { isYearLike, type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
 import { type NumbersFromEnd, numbersFromEnd } from "../numbers-from-end.js";
 import { normalQuantile } from "./normal.js";
@@ -76,7 +77,13 @@ function statedLevel(text: string, low: NumberToken, high: NumberToken): number 
   return after?.[1] === undefined ? null : Number(after[1]);
 }
 
+// The characters a joiner of either kind opens with after its spaces, in either case.
+const JOINER_OPENINGS = new Set([..."tTaA–—-bBàÀhH,;"].map((char) => char.charCodeAt(0)));
+
 function isRange(text: string, low: NumberToken, high: NumberToken): boolean {
+  // Most pairs of a long reply's figures are joined by other words ("%\nB: "): they are told
+  // apart on one code, without cutting the joiner out for its patterns.
+  if (!JOINER_OPENINGS.has(text.charCodeAt(spacesEnd(text, low.end)))) return false;
   const joiner = text.slice(low.end, high.start);
   if (BRACKET_JOINER.test(joiner)) {
     return (

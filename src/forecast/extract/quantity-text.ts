@@ -46,12 +46,26 @@ const TABLE_LINE = /^[ \t]*\|.*\|[ \t]*$/;
 const SEPARATOR_CELL = /^:?-{2,}:?$/;
 const PERCENTILE_HEADER = /percentile|quantile/i;
 
+const PIPE = 124;
+
+/** The trimmed cells of a table line, outer pipes dropped: one pass over its pipes. */
 function cells(line: string): string[] {
-  return line
-    .trim()
-    .replace(/^\||\|$/g, "")
-    .split("|")
-    .map((cell) => cell.trim());
+  const row = line.trim();
+  const from = row.charCodeAt(0) === PIPE ? 1 : 0;
+  const to =
+    row.length > from && row.charCodeAt(row.length - 1) === PIPE ? row.length - 1 : row.length;
+  const found: string[] = [];
+  let start = from;
+  for (
+    let pipe = row.indexOf("|", start);
+    pipe !== -1 && pipe < to;
+    pipe = row.indexOf("|", start)
+  ) {
+    found.push(row.slice(start, pipe).trim());
+    start = pipe + 1;
+  }
+  found.push(row.slice(start, Math.max(start, to)).trim());
+  return found;
 }
 
 /**
