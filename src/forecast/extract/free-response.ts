@@ -27,6 +27,9 @@ export function freeResponseFromTag(content: string): Outcome<ForecastAnswer> {
   return marked === null ? asAnswer(content, false, "tag") : asAnswer(marked, true, "tag");
 }
 
+// Looked for only where a line break is written: see holdsAny in matches.ts.
+const PARAGRAPH_BREAK = /\n\s*\n/;
+
 // A paragraph that is a name and nothing else ("**Rep. Okafor**", "Doha."): the answer the
 // reply commits to, when prose about it (often its rivals) follows.
 const SHORT_ANSWER_WORDS = 6;
@@ -62,11 +65,13 @@ export function freeResponseFromReply(text: string): Outcome<ForecastAnswer> {
   const unmarked = withoutAnswerTagMarks(text);
   const marked = markedAnswer(unmarked);
   if (marked !== null) return asAnswer(marked, true, "marked_answer");
-  const lastSpan = paragraphBefore(unmarked, unmarked.length);
-  if (lastSpan === null) return { kind: "none" };
-  const last = unmarked.slice(lastSpan.start, lastSpan.end);
+  // A reply of one paragraph, however many lines, is told by one search, not read line by line.
+  const parted = unmarked.includes("\n") && PARAGRAPH_BREAK.test(unmarked);
+  const lastSpan = parted ? paragraphBefore(unmarked, unmarked.length) : null;
+  const last = lastSpan === null ? unmarked.trim() : unmarked.slice(lastSpan.start, lastSpan.end);
+  if (last === "") return { kind: "none" };
   if (isCommittedName(last)) return asAnswer(last, true, "last_paragraph");
-  const named = lastNamedParagraph(unmarked, lastSpan.start);
+  const named = lastSpan === null ? null : lastNamedParagraph(unmarked, lastSpan.start);
   return named === null
     ? asAnswer(last, false, "last_paragraph")
     : asAnswer(named, true, "named_paragraph");
