@@ -84,9 +84,10 @@ function tableAsLines(rows: string[][]): string[] {
     if (numeric) return header.map((label, index) => `${label}: ${firstData[index] ?? ""}`);
   }
   const percentileRows = separated && PERCENTILE_HEADER.test(header[0] ?? "");
-  return (separated ? data : body).map(([label = "", ...rest]) => {
+  return (separated ? data : body).map((row) => {
+    const label = row[0] ?? "";
     const named = percentileRows && !PERCENTILE_HEADER.test(label) ? `percentile ${label}` : label;
-    return `${named}: ${rest.join(" ")}`;
+    return `${named}: ${row.slice(1).join(" ")}`;
   });
 }
 
@@ -97,7 +98,7 @@ export function withTablesAsLines(text: string): string {
   const out: string[] = [];
   let table: string[][] = [];
   const flush = () => {
-    out.push(...tableAsLines(table));
+    for (const line of tableAsLines(table)) out.push(line);
     table = [];
   };
   for (const line of text.split("\n")) {
