@@ -152,6 +152,9 @@ const DECIMAL_COMMA_WRITTEN = /,\d/;
 const WORD_AFTER_IN_WRITTEN = new RegExp(String.raw`(?:in|out of)\s+${WORD_NUMBER}`, "i");
 const ODDS_SIDE_WRITTEN = /against|favou?r|\bon\b/i;
 const ODDS_IN_WRITTEN = /(?:in|out of)\s+\d/i;
+// What every match of ODDS_IN holds from the last digit of its first figure on: "3 in 10".
+// Looked for after the words, which a text of figures is searched for faster.
+const ODDS_IN_CORE = /\d\s+(?:times\s+)?(?:in|out of)\s+\d/i;
 const RANGE_WRITTEN = /(?:-|–|—|to|and)\s*\.?\d/i;
 const HYPHENATED_ODDS_MARK: Mark = (text) =>
   text.includes("-") && HYPHENATED_ODDS_WRITTEN.test(text);
@@ -159,7 +162,7 @@ const DECIMAL_COMMA_MARK: Mark = (text) => text.includes(",") && DECIMAL_COMMA_W
 const MARGIN_MARK: Mark = (text) => holdsAny(text, ["±", "+/-", "+-"]);
 const WORDS_AFTER_IN_MARK: Mark = (text) => holdsWords(text, WORD_AFTER_IN_WRITTEN);
 const ODDS_SIDE_MARK: Mark = (text) => holdsWords(text, ODDS_SIDE_WRITTEN);
-const ODDS_IN_MARK: Mark = (text) => holdsWords(text, ODDS_IN_WRITTEN);
+const ODDS_IN_MARK: Mark = (text) => holdsWords(text, ODDS_IN_WRITTEN) && ODDS_IN_CORE.test(text);
 const RANGE_DASHES = ["-", "–", "—"];
 const RANGE_WORDS = [...allCases("to"), ...allCases("and")];
 // What every match of RANGE and FRACTION_RANGE holds from the last digit of its first figure
