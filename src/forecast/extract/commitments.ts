@@ -57,8 +57,6 @@ export interface Commitment {
 const ARROWS = ["→", "->", "=>", "⟶"];
 const NOW_MARK = /now/i;
 const REVISED_TO_MARK = /to\s/i;
-const REVISED_LABEL_MARK = /estimate|forecast|probability|number|answer|figure|prediction|view/i;
-const POINT_MARK = /lean|call|point|central|pick|likely|guess|single/i;
 const POINT_AFTER_MARK = /\bas\s+my\b/i;
 const YES_MARK = /yes/i;
 
@@ -115,9 +113,9 @@ export function lastCommitment(text: string, yesSide: boolean): Commitment | nul
   const found = [
     lastOf(text, REVISED_TO, "revision", afterMatch, REVISED_TO_MARK),
     lastOf(text, ARROW, "revision", afterMatch, ARROWS),
-    lastOf(text, REVISED_LABEL, "revision", afterMatch, REVISED_LABEL_MARK),
+    lastOf(text, REVISED_LABEL, "revision", afterMatch),
     lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK),
-    lastOf(text, POINT, "range_point", afterMatch, POINT_MARK),
+    lastOf(text, POINT, "range_point", afterMatch),
     lastOf(text, POINT_AFTER, "range_point", atMatch, POINT_AFTER_MARK),
     ...(yesSide
       ? [
