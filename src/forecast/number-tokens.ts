@@ -47,6 +47,8 @@ export function scaleOfWord(word: string): number | undefined {
 }
 
 const LONG_UNITS = ["thousand", "million", "billion", "trillion"];
+// Their first letters: most figures followed by a space are followed by another word.
+const LONG_UNIT_INITIALS = new Set([..."tmb"].map((char) => char.charCodeAt(0)));
 // Hedges that may stand between a label and its figure ("Probability: about 62%").
 const HEDGE_WORDS = ["about", "around", "approximately", "approx.", "roughly", "nearly", "circa"];
 
@@ -59,7 +61,7 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-function isAsciiLetter(code: number): boolean {
+export function isAsciiLetter(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
@@ -225,7 +227,10 @@ function scanAt(text: string, start: number, into: NumberToken[]): number {
   } else {
     const shortTo = shortUnitEnd(text, end);
     const spaced = shortTo === -1 && isSpaceCode(text.charCodeAt(end)) ? spacesEnd(text, end) : -1;
-    const long = spaced === -1 ? undefined : LONG_UNITS.find((word) => wordAt(text, spaced, word));
+    const long =
+      spaced === -1 || !LONG_UNIT_INITIALS.has(text.charCodeAt(spaced))
+        ? undefined
+        : LONG_UNITS.find((word) => wordAt(text, spaced, word));
     if (shortTo !== -1) {
       multiplier = MULTIPLIERS[text.slice(end, shortTo).toLowerCase()] ?? 1;
       unit = true;

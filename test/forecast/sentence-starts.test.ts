@@ -1,6 +1,6 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sentenceStartsFromEnd } from "../../src/forecast/extract/sentence-starts.js";
+import { sentenceStartBefore } from "../../src/forecast/extract/sentence-starts.js";
 
 // What the scan from the end stands for: the start of the text, then each break after it.
 const TEXT_START = /^(?=\S)/;
@@ -20,8 +20,17 @@ function startsByPattern(text: string): [number, number][] {
 const CHARACTERS = [...".!?:;, \t\n\r\u00a0\u2028a3"];
 const texts = fc.string({ unit: fc.constantFrom(...CHARACTERS), maxLength: 40 });
 
+/** Every start, from the last back: each search goes on from before the last found. */
 function startsFromEnd(text: string): [number, number][] {
-  return [...sentenceStartsFromEnd(text)].map(({ index, end }) => [index, end]);
+  const starts: [number, number][] = [];
+  for (
+    let start = sentenceStartBefore(text, text.length - 1);
+    start !== null;
+    start = sentenceStartBefore(text, start.end - 1)
+  ) {
+    starts.push([start.index, start.end]);
+  }
+  return starts;
 }
 
 describe("sentence starts read from the end", () => {

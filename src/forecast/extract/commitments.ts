@@ -56,6 +56,7 @@ export interface Commitment {
 // pattern tries every digit of the text, a test for the word or sign skips over them.
 const ARROWS = ["→", "->", "=>", "⟶"];
 const NOW_MARK = /now/i;
+const REVISED_TO_MARK = /to\s/i;
 const POINT_AFTER_MARK = /\bas\s+my\b/i;
 const YES_MARK = /yes/i;
 
@@ -110,7 +111,7 @@ function lastExplicit(text: string): number {
  */
 export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
   const found = [
-    lastOf(text, REVISED_TO, "revision", afterMatch),
+    lastOf(text, REVISED_TO, "revision", afterMatch, REVISED_TO_MARK),
     lastOf(text, ARROW, "revision", afterMatch, ARROWS),
     lastOf(text, REVISED_LABEL, "revision", afterMatch),
     lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK),

@@ -1,7 +1,7 @@
 import { isEvidence, lastTurnToOwnView } from "./evidence.js";
 import { holdsLetter, matchesOf } from "./matches.js";
 import { isRejected, type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
-import { sentenceStartsFromEnd } from "./sentence-starts.js";
+import { sentenceStartBefore } from "./sentence-starts.js";
 import {
   MARKED_GAP,
   markedFigureAt,
@@ -116,7 +116,11 @@ function concludedAfter(text: string): StatedFigure[] {
 function lastClosingStatement(text: string, from: number, after: number): StatedFigure | undefined {
   const paragraph = text.slice(from);
   let last: StatedFigure | undefined;
-  for (const start of sentenceStartsFromEnd(paragraph)) {
+  for (
+    let start = sentenceStartBefore(paragraph, paragraph.length - 1);
+    start !== null;
+    start = sentenceStartBefore(paragraph, start.end - 1)
+  ) {
     const reach = from + start.end + MARKED_GAP;
     if (last === undefined ? reach <= after : reach < last.start) break;
     const figure = markedFigureAt(paragraph, start.index, start.end);

@@ -1,3 +1,4 @@
+import { isSpaceCode } from "../number-tokens.js";
 import { holdsLetter, matchesOf } from "./matches.js";
 
 // Figures a reply quotes as evidence rather than states as its own answer: someone else's
@@ -34,7 +35,9 @@ const FIRST_PERSON =
   /\b(?:I|I['’](?:d|m|ll|ve)|me|my|we|our|ich|mein|meine|je|j['’]|mon|ma|yo|mi|estimo|creo|io|direi|stimo)(?![\w'’])/i;
 // "my model", "our own polling": the model's own source.
 const OWNED_BEFORE = /\b(?:my|our)\s+(?:own\s+)?$/i;
-const SENTENCE_START = /[!?;\n|]|\.(?!\d)(?=\s)/g;
+// What ends a sentence: one of "!?;\n|", or a point before a space ("3.5" is a figure).
+const SENTENCE_ENDS = new Set([..."!?;\n|"].map((char) => char.charCodeAt(0)));
+const POINT = 46;
 const REACH = 160;
 
 // A source or reference written right after the figure: "62% market price", "35% base rate",
@@ -47,10 +50,14 @@ const CUE_AFTER = new RegExp(
 const SHARE_AFTER =
   /^\s*(?:of(?!\s+(?:the\s+time|it\b|this\b|that\b|yes\b|passing|happening))|des|der|de\s+(?:los|las)|dei|degli|delle|support|approval|turnout|share|majority|margin|growth|inflation|unemployment|rates?|yields?|increase|decrease|drop|rise|gains?|lead|swing|votes?|voters|respondents|stake|tariffs?|tax|discount|returns?|interest|capacity|completion|y\/?o\/?y|year[- ]on[- ]year|annually|per (?:year|annum)|points?|pp|zustimmung|de apoyo|d['’]opinions)\b/i;
 
+/** Where the last sentence of `window` starts: read back from its end, code by code. */
 function lastSentenceStart(window: string): number {
-  let start = 0;
-  for (const match of matchesOf(window, SENTENCE_START)) start = match.index + match[0].length;
-  return start;
+  for (let index = window.length - 1; index >= 0; index--) {
+    const code = window.charCodeAt(index);
+    if (SENTENCE_ENDS.has(code)) return index + 1;
+    if (code === POINT && isSpaceCode(window.charCodeAt(index + 1))) return index + 1;
+  }
+  return 0;
 }
 
 /** Whether a cue earlier in the sentence says whose figure the one at `start` is. */

@@ -6,6 +6,7 @@ import {
   withoutReason,
 } from "./free-response-marks.js";
 import type { Outcome } from "./outcome.js";
+import { paragraphBefore } from "./paragraphs-from-end.js";
 import { withoutAnswerTagMarks } from "./reply-text.js";
 
 const MAX_FREE_RESPONSE_LENGTH = 2000;
@@ -25,6 +26,9 @@ export function freeResponseFromTag(content: string): Outcome<ForecastAnswer> {
   const marked = markedAnswer(content);
   return marked === null ? asAnswer(content, false, "tag") : asAnswer(marked, true, "tag");
 }
+
+// Looked for only where a line break is written: see holdsAny in matches.ts.
+const PARAGRAPH_BREAK = /\n\s*\n/;
 
 // A paragraph that is a name and nothing else ("**Rep. Okafor**", "Doha."): the answer the
 // reply commits to, when prose about it (often its rivals) follows.
@@ -52,9 +56,6 @@ function isCommittedName(paragraph: string): boolean {
   );
 }
 
-// Looked for only where a line break is written: see holdsAny in matches.ts.
-const PARAGRAPH_BREAK = /\n\s*\n/;
-
 /**
  * The last explicitly marked answer; failing that a paragraph that is a name alone, written
  * before the prose about it; failing that the reply's last paragraph, where an unmarked
@@ -64,14 +65,24 @@ export function freeResponseFromReply(text: string): Outcome<ForecastAnswer> {
   const unmarked = withoutAnswerTagMarks(text);
   const marked = markedAnswer(unmarked);
   if (marked !== null) return asAnswer(marked, true, "marked_answer");
-  const paragraphs = (unmarked.includes("\n") ? unmarked.split(PARAGRAPH_BREAK) : [unmarked])
-    .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph !== "");
-  const last = paragraphs.at(-1);
-  if (last === undefined) return { kind: "none" };
+  // A reply of one paragraph, however many lines, is told by one search, not read line by line.
+  const parted = unmarked.includes("\n") && PARAGRAPH_BREAK.test(unmarked);
+  const lastSpan = parted ? paragraphBefore(unmarked, unmarked.length) : null;
+  const last = lastSpan === null ? unmarked.trim() : unmarked.slice(lastSpan.start, lastSpan.end);
+  if (last === "") return { kind: "none" };
   if (isCommittedName(last)) return asAnswer(last, true, "last_paragraph");
-  const named = paragraphs.slice(0, -1).findLast(isCommittedName);
-  return named === undefined
+  const named = lastSpan === null ? null : lastNamedParagraph(unmarked, lastSpan.start);
+  return named === null
     ? asAnswer(last, false, "last_paragraph")
     : asAnswer(named, true, "named_paragraph");
+}
+
+/** The last paragraph before `before` that is a name alone, read back from there. */
+function lastNamedParagraph(text: string, before: number): string | null {
+  for (let span = paragraphBefore(text, before); span !== null; ) {
+    const paragraph = text.slice(span.start, span.end);
+    if (isCommittedName(paragraph)) return paragraph;
+    span = paragraphBefore(text, span.start);
+  }
+  return null;
 }

@@ -21,6 +21,10 @@ const SLOT = new RegExp(
 );
 // What every match of SLOT holds: a line break, a quote or a tag.
 const SLOT_SIGNS = ["\n", '"', "<"];
+// What every placeholder holds, case-blind as it is: "X", "Y" or "Z", "_", a bracket, "/",
+// "?" or "TBD". A reply of labelled lines of figures holds none, and each of its lines would
+// otherwise be tried as a slot.
+const PLACEHOLDER_WRITTEN = /[xyz_[<?/]|tbd/i;
 // The example the guidance shows for a written answer, copied as is.
 const EXAMPLE_TAG = /<answer>\s*(?:text|your answer)\s*<\/answer>/gi;
 const EMPTY_TAG = /<answer>\s*<\/answer>/gi;
@@ -46,7 +50,8 @@ function lastEnd(text: string, pattern: RegExp, start = 0): number {
 function lastSlotEnd(text: string): number {
   const first = SLOT_AT_START.exec(text);
   const from = first === null ? 0 : first[0].length;
-  const later = holdsAny(text, SLOT_SIGNS) ? lastEnd(text, SLOT, from) : -1;
+  const written = holdsAny(text, SLOT_SIGNS) && PLACEHOLDER_WRITTEN.test(text);
+  const later = written ? lastEnd(text, SLOT, from) : -1;
   return Math.max(first === null ? -1 : from, later);
 }
 

@@ -30,7 +30,10 @@ export interface PercentileStatement {
   index: number;
 }
 
-/** "Percentile 10: 30", "10th percentile: 30", "P90 = 55"; a later line for the same percentile wins. */
+/**
+ * "Percentile 10: 30", "10th percentile: 30", "P90 = 55"; a later line for the same percentile
+ * wins. The points' order is not the order written: their readers sort them.
+ */
 export function percentileStatement(text: string): PercentileStatement {
   const written = PERCENTILE_WRITTEN.test(text) && PERCENTILE_LABEL_WRITTEN.test(text);
   const labelled = written ? matchesOf(text, PERCENTILE_LABEL) : [];
@@ -50,13 +53,19 @@ export function percentileStatement(text: string): PercentileStatement {
       index: match.index,
       from: match.index + match[0].length,
     }));
+  // A later line for a percentile wins: read from the last back, each percentile's figure is
+  // read once, not once per line of a list of thousands.
+  const ordered = [...labels, ...ordinals].sort((a, b) => a.index - b.index);
   const points: Percentiles = new Map();
   let index = -1;
-  for (const label of [...labels, ...ordinals].sort((a, b) => a.index - b.index)) {
+  for (let at = ordered.length - 1; at >= 0; at--) {
+    const label = ordered[at] as (typeof ordered)[number];
+    const { percentile } = label;
+    if (percentile <= 0 || percentile >= 100 || points.has(percentile)) continue;
     const token = readNumberAt(text, label.from);
-    if (token === null || label.percentile <= 0 || label.percentile >= 100) continue;
-    points.set(label.percentile, token.value);
-    index = label.index;
+    if (token === null) continue;
+    points.set(percentile, token.value);
+    if (index === -1) index = label.index;
   }
   return { points, index };
 }

@@ -115,6 +115,8 @@ function fromOdds(match: string, first: string, second: string, side: string): s
 
 /** "30% and 40%" is a range only after "between"; otherwise it may be two separate figures. */
 function isRange(match: string): boolean {
+  // Most ranges are written with a dash or "to": told apart without a pattern.
+  if (!match.includes("a") && !match.includes("A")) return true;
   return !/\band\b/i.test(match) || /^between\b/i.test(match);
 }
 
@@ -152,6 +154,9 @@ const DECIMAL_COMMA_WRITTEN = /,\d/;
 const WORD_AFTER_IN_WRITTEN = new RegExp(String.raw`(?:in|out of)\s+${WORD_NUMBER}`, "i");
 const ODDS_SIDE_WRITTEN = /against|favou?r|\bon\b/i;
 const ODDS_IN_WRITTEN = /(?:in|out of)\s+\d/i;
+// What every match of ODDS_IN holds from the last digit of its first figure on: "3 in 10".
+// Looked for after the words, which a text of figures is searched for faster.
+const ODDS_IN_CORE = /\d\s+(?:times\s+)?(?:in|out of)\s+\d/i;
 const RANGE_WRITTEN = /(?:-|–|—|to|and)\s*\.?\d/i;
 const HYPHENATED_ODDS_MARK: Mark = (text) =>
   text.includes("-") && HYPHENATED_ODDS_WRITTEN.test(text);
@@ -159,9 +164,17 @@ const DECIMAL_COMMA_MARK: Mark = (text) => text.includes(",") && DECIMAL_COMMA_W
 const MARGIN_MARK: Mark = (text) => holdsAny(text, ["±", "+/-", "+-"]);
 const WORDS_AFTER_IN_MARK: Mark = (text) => holdsWords(text, WORD_AFTER_IN_WRITTEN);
 const ODDS_SIDE_MARK: Mark = (text) => holdsWords(text, ODDS_SIDE_WRITTEN);
-const ODDS_IN_MARK: Mark = (text) => holdsWords(text, ODDS_IN_WRITTEN);
+const ODDS_IN_MARK: Mark = (text) => holdsWords(text, ODDS_IN_WRITTEN) && ODDS_IN_CORE.test(text);
 const RANGE_DASHES = ["-", "–", "—"];
 const RANGE_WORDS = [...allCases("to"), ...allCases("and")];
+// What every match of RANGE, and of FRACTION_RANGE, holds from the last digit of its first
+// figure on: a pattern that opens with a digit or a point is searched for several times faster
+// than the ranges' own, which open with a look behind tried at every character.
+const RANGE_CORE = new RegExp(
+  String.raw`\d(?:${PERCENT})?\s*(?:-|–|—|to|and)\s*${DIGITS}${PERCENT}`,
+  "i",
+);
+const FRACTION_RANGE_CORE = /\.\d+\s*(?:-|–|—|to|and)\s*0?\.\d/i;
 const RANGE_MARK: Mark = (text) =>
   (holdsAny(text, RANGE_DASHES) || (holdsLetter(text) && holdsAny(text, RANGE_WORDS))) &&
   RANGE_WRITTEN.test(text);
@@ -210,14 +223,15 @@ function rewrittenProbabilities(text: string): string {
       return /\btimes\b/i.test(match) ? `${odds} chance` : odds;
     }),
   );
-  return where(out, RANGE_MARK, (current) =>
-    current
-      .replace(RANGE, (match, low: string, _percent: string | undefined, high: string) =>
-        isRange(match) ? midpoint(match, low, high, true) : match,
-      )
-      .replace(FRACTION_RANGE, (match, low: string, high: string) =>
-        isRange(match) ? midpoint(match, low, high, false) : match,
-      ),
+  if (!RANGE_MARK(out)) return out;
+  if (RANGE_CORE.test(out)) {
+    out = out.replace(RANGE, (match, low: string, _percent: string | undefined, high: string) =>
+      isRange(match) ? midpoint(match, low, high, true) : match,
+    );
+  }
+  if (!FRACTION_RANGE_CORE.test(out)) return out;
+  return out.replace(FRACTION_RANGE, (match, low: string, high: string) =>
+    isRange(match) ? midpoint(match, low, high, false) : match,
   );
 }
 

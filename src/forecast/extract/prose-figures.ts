@@ -101,15 +101,25 @@ class FigureWords {
   }
 }
 
+/** Whether the figure from `start` to `end` is written next to a word of probability. */
+function isAttached(text: string, start: number, end: number, worded: boolean): boolean {
+  return (
+    (nextWordMayStart(text, end, "cplors") && matchesAt(WORD_AFTER_HERE, text, end)) ||
+    (worded && WORD_BEFORE.test(text.slice(Math.max(0, start - BEFORE_REACH), start)))
+  );
+}
+
 /**
- * The prose figures that `tokens`, numbers of one stretch of `text` in order, state. Each
- * figure's checks read a few dozen characters around it, and only where one of the words they
- * look for stands there: linear in the text, with a small constant.
+ * The prose figures that `tokens`, numbers of one stretch of `text` in order, state; with
+ * `attachedOnly`, those attached to a word of probability alone, whose other checks are then
+ * made for them alone. Each figure's checks read a few dozen characters around it, and only
+ * where one of the words they look for stands there: linear in the text, with a small constant.
  */
 function figuresOf(
   text: string,
   tokens: readonly NumberToken[],
   words: FigureWords,
+  attachedOnly: boolean,
 ): ProseFigure[] {
   const found: ProseFigure[] = [];
   let consumedUntil = 0;
@@ -122,6 +132,7 @@ function figuresOf(
     consumedUntil = figure.end;
     const { start, end } = figure;
     const worded = words.before.within(start - BEFORE_REACH, start);
+    if (attachedOnly && !isAttached(text, start, end, worded)) continue;
     if (worded && /\bconfidence\b/i.test(lineBefore(text, start))) continue;
     if (worded && REJECTED_BEFORE.test(lineBefore(text, start))) continue;
     if (
@@ -130,9 +141,7 @@ function figuresOf(
     ) {
       continue;
     }
-    const attached =
-      (nextWordMayStart(text, end, "cplors") && matchesAt(WORD_AFTER_HERE, text, end)) ||
-      (worded && WORD_BEFORE.test(text.slice(Math.max(0, start - BEFORE_REACH), start)));
+    const attached = attachedOnly || isAttached(text, start, end, worded);
     const chanceBefore = words.chance.within(start - NEGATION_REACH, start);
     const raw = statesChanceOfNo(text, start, end, chanceBefore)
       ? complement(figure.raw)
@@ -179,12 +188,20 @@ export class ProseFiguresFromEnd {
         words.before.within(bounds.start - BEFORE_REACH, bounds.end) ||
         words.attachedAfter.within(bounds.start, spacesEnd(this.text, bounds.end) + 1);
       if (!worded) continue;
-      const figures = this.stretch(index) ?? [];
-      for (let at = figures.length - 1; at >= 0; at--) {
-        const figure = figures[at] as ProseFigure;
-        if (figure.attached) yield figure;
-      }
+      const figures = this.attachedStretch(index);
+      for (let at = figures.length - 1; at >= 0; at--) yield figures[at] as ProseFigure;
     }
+  }
+
+  /**
+   * The attached figures of a stretch: of its figures when read already, else read for them
+   * alone, as a reply of thousands of figures in sentences of chances needs.
+   */
+  private attachedStretch(index: number): ProseFigure[] {
+    const read = this.stretches[index];
+    if (read !== undefined) return read.filter((figure) => figure.attached);
+    const tokens = this.numbers.stretch(index) ?? [];
+    return figuresOf(this.text, tokens, this.words(), true);
   }
 
   private words(): FigureWords {
@@ -197,7 +214,7 @@ export class ProseFiguresFromEnd {
     if (read !== undefined) return read;
     const tokens = this.numbers.stretch(index);
     if (tokens === null) return null;
-    const figures = figuresOf(this.text, tokens, this.words());
+    const figures = figuresOf(this.text, tokens, this.words(), false);
     this.stretches[index] = figures;
     return figures;
   }

@@ -1,3 +1,4 @@
+import { spacesEnd } from "../number-tokens.js";
 import { isYearLike, type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
 import { type NumbersFromEnd, numbersFromEnd } from "../numbers-from-end.js";
 import { normalQuantile } from "./normal.js";
@@ -76,7 +77,17 @@ function statedLevel(text: string, low: NumberToken, high: NumberToken): number 
   return after?.[1] === undefined ? null : Number(after[1]);
 }
 
+// What every range holds from the end of its lower bound on: a joiner, then the upper bound's
+// first character (a digit, a point, a sign or a currency). A reply of figures that holds
+// none, however many figures, is not read figure by figure for a range.
+const RANGE_WRITTEN = /(?:to|and|bis|hasta|a|à|[–—\-,;])\s*[\d.\-\u2212$\u20ac\u00a3]/i;
+// The characters a joiner of either kind opens with after its spaces, in either case.
+const JOINER_OPENINGS = new Set([..."tTaA–—-bBàÀhH,;"].map((char) => char.charCodeAt(0)));
+
 function isRange(text: string, low: NumberToken, high: NumberToken): boolean {
+  // Most pairs of a long reply's figures are joined by other words ("%\nB: "): they are told
+  // apart on one code, without cutting the joiner out for its patterns.
+  if (!JOINER_OPENINGS.has(text.charCodeAt(spacesEnd(text, low.end)))) return false;
   const joiner = text.slice(low.end, high.start);
   if (BRACKET_JOINER.test(joiner)) {
     return (
@@ -108,6 +119,7 @@ export function lastRange(
   text: string,
   numbers: NumbersFromEnd = numbersFromEnd(text),
 ): Interval | null {
+  if (!RANGE_WRITTEN.test(text)) return null;
   // The number after `low`: the upper bound of a range starting at it.
   let following: NumberToken | undefined;
   for (let index = 0; numbers.bounds(index) !== null; index++) {

@@ -46,12 +46,26 @@ const TABLE_LINE = /^[ \t]*\|.*\|[ \t]*$/;
 const SEPARATOR_CELL = /^:?-{2,}:?$/;
 const PERCENTILE_HEADER = /percentile|quantile/i;
 
+const PIPE = 124;
+
+/**
+ * The trimmed cells of a table line, outer pipes dropped: one pass over its codes (a search
+ * from each pipe for the next would look at the line once per cell).
+ */
 function cells(line: string): string[] {
-  return line
-    .trim()
-    .replace(/^\||\|$/g, "")
-    .split("|")
-    .map((cell) => cell.trim());
+  const row = line.trim();
+  const from = row.charCodeAt(0) === PIPE ? 1 : 0;
+  const to =
+    row.length > from && row.charCodeAt(row.length - 1) === PIPE ? row.length - 1 : row.length;
+  const found: string[] = [];
+  let start = from;
+  for (let index = from; index < to; index++) {
+    if (row.charCodeAt(index) !== PIPE) continue;
+    found.push(row.slice(start, index).trim());
+    start = index + 1;
+  }
+  found.push(row.slice(start, Math.max(start, to)).trim());
+  return found;
 }
 
 /**
@@ -70,9 +84,10 @@ function tableAsLines(rows: string[][]): string[] {
     if (numeric) return header.map((label, index) => `${label}: ${firstData[index] ?? ""}`);
   }
   const percentileRows = separated && PERCENTILE_HEADER.test(header[0] ?? "");
-  return (separated ? data : body).map(([label = "", ...rest]) => {
+  return (separated ? data : body).map((row) => {
+    const label = row[0] ?? "";
     const named = percentileRows && !PERCENTILE_HEADER.test(label) ? `percentile ${label}` : label;
-    return `${named}: ${rest.join(" ")}`;
+    return `${named}: ${row.slice(1).join(" ")}`;
   });
 }
 
@@ -83,7 +98,7 @@ export function withTablesAsLines(text: string): string {
   const out: string[] = [];
   let table: string[][] = [];
   const flush = () => {
-    out.push(...tableAsLines(table));
+    for (const line of tableAsLines(table)) out.push(line);
     table = [];
   };
   for (const line of text.split("\n")) {

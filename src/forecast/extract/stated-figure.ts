@@ -1,3 +1,4 @@
+import { isAsciiLetter, isSpaceCode } from "../number-tokens.js";
 import { findNumbers, isYearLike, type NumberToken, readNumberAt } from "../numbers.js";
 import { matchesOf } from "./matches.js";
 import { statesChanceOfNo } from "./negated-event.js";
@@ -111,6 +112,37 @@ function readsAsProbability(clause: string, token: NumberToken): boolean {
   );
 }
 
+// FIRST_MARK's marks that always open a clause: "!", "?" and ";" may end it at once instead.
+const OPENING_MARKS = new Set([...`"%&'()+/<@[\\]^_\`{|}`].map((char) => char.charCodeAt(0)));
+// GAP_SEPARATORS but the newline, which ends the clause.
+const WORD_ENDS = new Set([..."\t\v\f\r:=~≈,*>#—–-"].map((char) => char.charCodeAt(0)));
+const NEWLINE = 10;
+const APOSTROPHE = 39;
+// MARKED_CLAUSE's most characters: a first word must end within them.
+const CLAUSE_CHARACTERS = 100;
+
+/**
+ * Whether the clause at `from` opens with a mark (FIRST_MARK) or a whole word (FIRST_WORD) that
+ * no marked figure follows, read on the codes: the clause of each sentence of a long reply is
+ * then neither cut nor searched when it opens with "Labour" or "|", as nearly all do.
+ */
+function opensWithoutMarkedFigure(text: string, from: number): boolean {
+  const code = text.charCodeAt(from);
+  if (OPENING_MARKS.has(code)) return true;
+  if (!isAsciiLetter(code)) return false;
+  let end = from + 1;
+  for (let next = text.charCodeAt(end); isAsciiLetter(next) || next === APOSTROPHE; ) {
+    next = text.charCodeAt(++end);
+  }
+  const after = text.charCodeAt(end);
+  const separated = WORD_ENDS.has(after) || (after !== NEWLINE && isSpaceCode(after));
+  return (
+    separated &&
+    end - from < CLAUSE_CHARACTERS &&
+    !MARKED_GAP_WORDS.has(text.slice(from, end).toLowerCase())
+  );
+}
+
 /**
  * The figure right after a marker that ends at `from` ("Final: 20%", "I land at 40%"), for
  * "yes": the first chance in the marker's clause, with only linking words before it. It starts
@@ -121,6 +153,7 @@ export function markedFigureAt(
   markerIndex: number,
   from: number,
 ): StatedFigure | null {
+  if (opensWithoutMarkedFigure(text, from)) return null;
   const clause = MARKED_CLAUSE.exec(text.slice(from, from + 120))?.[0] ?? "";
   // "Labour polled 12%": a clause that opens with another word holds no marked figure, and
   // its numbers are not read; a reply of thousands of such sentences has thousands of clauses.
