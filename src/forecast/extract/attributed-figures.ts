@@ -1,16 +1,20 @@
 import { isEvidence } from "./evidence.js";
 import { matchesOf } from "./matches.js";
-import type { OptionNames } from "./option-names.js";
+import type { Mention, OptionNames } from "./option-names.js";
 
 /**
  * `text` with the option names in it blanked out (same length), so a name that holds a word of
  * attribution ("Market crash", "Others", "In 2026") is not read as someone else's figure.
  */
 export function withNamesBlanked(text: string, names: OptionNames | null): string {
-  if (names === null) return text;
+  return names === null ? text : blankMentions(text, names.mentions(text));
+}
+
+/** `text` with the names found in it blanked out, as withNamesBlanked. */
+export function blankMentions(text: string, mentions: readonly Mention[]): string {
   let blanked = "";
   let from = 0;
-  for (const mention of names.mentions(text)) {
+  for (const mention of mentions) {
     blanked += text.slice(from, mention.start) + "_".repeat(mention.end - mention.start);
     from = mention.end;
   }
