@@ -31,13 +31,18 @@ const BRACKETED = /\([^()\n]*\)/g;
 const TRAILING_JUNK = /^[\s|*.,;]*$/;
 const TRAILING_COMMENT = /^\s*[(\-–—,;]/;
 
+// What may follow a bare capital label (BARE_LETTER): a mark, or white space.
+const AFTER_BARE_LETTER = "):].–—=|";
+
 /**
- * Whether `line` may start with a letter label: every one starts with a capital, "(", or the
- * "o" or "c" of "option" or "choice"; most lines of a long reply start otherwise.
+ * Whether `line` may start with a letter label: "(", the "o" or "c" of "option" or "choice",
+ * or a capital followed by a mark or white space; most lines of a long reply start otherwise.
  */
 function mayStartWithLetter(line: string): boolean {
   const code = line.charCodeAt(0);
-  return (code >= 65 && code <= 90) || code === 40 || code === 111 || code === 99;
+  if (code === 40 || (code | 0x20) === 111 || (code | 0x20) === 99) return true;
+  if (code < 65 || code > 90) return false;
+  return AFTER_BARE_LETTER.includes(line.charAt(1)) || isSpaceAt(line, 1);
 }
 
 function labelledLetter(line: string): { letter: string; rest: string } | null {

@@ -6,12 +6,20 @@ import type { Mention } from "./option-names.js";
 const LETTER_HERE = /\p{L}/uy;
 
 /**
- * Whether `text` holds two letters: no attribution ("market", "polls", "of") holds fewer. One
- * look at each ASCII character, a pattern only for the others.
+ * Whether `text` holds two letters outside the names found in it (`skip`, left to right): no
+ * attribution ("market", "polls", "of") holds fewer. One look at each ASCII character, a
+ * pattern only for the others.
  */
-function holdsTwoLetters(text: string): boolean {
+function holdsTwoLetters(text: string, skip: readonly Mention[] = []): boolean {
   let letters = 0;
+  let next = 0;
   for (let index = 0; index < text.length; index++) {
+    const skipped = skip[next];
+    if (skipped !== undefined && index === skipped.start) {
+      index = skipped.end - 1;
+      next++;
+      continue;
+    }
     const code = text.charCodeAt(index);
     let letter = (code | 0x20) >= 97 && (code | 0x20) <= 122;
     if (code >= 128) {
@@ -53,14 +61,14 @@ export class LineNames {
    * not searched for one.
    */
   isAttributed(figure: NumberToken): boolean {
-    if (this.blanked === undefined) {
-      const named = holdsTwoLetters(this.line) ? this.namesBlanked() : null;
-      this.blanked = named !== null && holdsTwoLetters(named) ? named : null;
-    }
+    if (this.blanked === undefined) this.blanked = this.namesBlanked();
     return this.blanked !== null && isAttributed(this.blanked, figure);
   }
 
-  private namesBlanked(): string {
-    return this.reply.names === null ? this.line : blankMentions(this.line, this.mentions());
+  /** The line with its names blanked, or null when fewer than two letters are left. */
+  private namesBlanked(): string | null {
+    if (!holdsTwoLetters(this.line)) return null;
+    const mentions = this.reply.names === null ? [] : this.mentions();
+    return holdsTwoLetters(this.line, mentions) ? blankMentions(this.line, mentions) : null;
   }
 }
