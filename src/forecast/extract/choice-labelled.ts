@@ -237,13 +237,11 @@ export function labelledEntries(line: string, reply: ChoiceText): LineEntry[] | 
   if (named === null) return null;
   // "Labour: 48%, Reform UK: 32%": several statements on one line are a sentence, not a label,
   // unless the figures before the last are the option's own text ("1.50%–1.75%: 35%").
+  const label = line.slice(0, named.labelEnd);
   const figuresBefore =
-    STATED_FIGURE.test(line.slice(0, named.labelEnd)) ||
-    (line.replace(BRACKETED, "").match(/%/g)?.length ?? 0) > 1;
-  if (figuresBefore && !isWholeOptionText(line.slice(0, named.labelEnd), names)) return null;
-  const letter = reply.letterFor(line.slice(0, named.labelEnd));
+    STATED_FIGURE.test(label) || (line.replace(BRACKETED, "").match(/%/g)?.length ?? 0) > 1;
+  if (figuresBefore && !isWholeOptionText(label, names)) return null;
+  const letter = reply.letterFor(label);
   if (letter !== null) return [{ letter, raw: named.raw }];
-  return UNPLACED_LABEL.test(line.slice(0, named.labelEnd).trim())
-    ? [{ letter: UNPLACED, raw: named.raw }]
-    : null;
+  return UNPLACED_LABEL.test(label.trim()) ? [{ letter: UNPLACED, raw: named.raw }] : null;
 }

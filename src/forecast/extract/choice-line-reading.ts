@@ -1,3 +1,4 @@
+import type { OptionMap } from "../types.js";
 import { UNPLACED } from "./choice-distributions.js";
 import { labelledEntries } from "./choice-labelled.js";
 import { proseChoices } from "./choice-prose.js";
@@ -45,6 +46,16 @@ function lineEntries(rawLine: string, lineStart: number, reply: ChoiceText): Lin
   return { entries: proseChoices(line, reply, names), prose: true };
 }
 
+/** Whether an entry is of one of the options (or of none, or of several). */
+function isStated(entry: LineEntry, options: OptionMap | null): boolean {
+  return (
+    options === null ||
+    entry.letter === AMBIGUOUS ||
+    entry.letter === UNPLACED ||
+    entry.letter in options
+  );
+}
+
 /**
  * Each line's reading, made once per text: the lines after a final-answer marker are read
  * again as part of the whole, and a long reply repeats lines.
@@ -64,11 +75,8 @@ export class LineReader {
     if (reading === undefined) {
       reading = lineEntries(line, start, this.reply);
       const options = this.reply.options;
-      if (options !== null && reading.entries.length > 0) {
-        const entries = reading.entries.filter(
-          (entry) =>
-            entry.letter === AMBIGUOUS || entry.letter === UNPLACED || entry.letter in options,
-        );
+      if (!reading.entries.every((entry) => isStated(entry, options))) {
+        const entries = reading.entries.filter((entry) => isStated(entry, options));
         reading = { entries, prose: reading.prose };
       }
       this.readings.set(line, reading);

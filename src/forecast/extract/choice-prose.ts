@@ -120,13 +120,14 @@ export function proseChoices(line: string, reply: ChoiceText, names: LineNames):
   const spans = clauses(line);
   const mentionsBySpan = bySpan(mentions, spans);
   const figuresBySpan = bySpan(figures, spans);
-  for (const [position, clause] of spans.entries()) {
+  for (let position = 0; position < spans.length; position++) {
+    const clause = spans[position] as Clause;
     // "the rest of the field" is found as "the rest" and "the field": one option named twice.
     const named = (mentionsBySpan[position] ?? []).filter(
       (mention, index, all) => mention.letter !== all[index - 1]?.letter,
     );
     const stated = figuresBySpan[position] ?? [];
-    const [only] = stated;
+    const only = stated[0];
     const shared = sharedName;
     sharedName = clause.joinsNext && named.length > 0 && only === undefined;
     if (only === undefined) continue;
