@@ -25,8 +25,6 @@ const DIGIT = /\d/;
 // Fewer digits than 1e309, which Number() reads as Infinity.
 const MAX_FINITE_DIGITS = 309;
 const STATED_FIGURE = /\d\s*%|[:=]\s*\d/;
-// A comment in brackets, whose figures are not statements of the line: "35% (market: 40%)".
-const BRACKETED = /\([^()\n]*\)/g;
 // Text that may follow a figure in a "label: figure" line without making it prose.
 const TRAILING_JUNK = /^[\s|*.,;]*$/;
 const TRAILING_COMMENT = /^\s*[(\-–—,;]/;
@@ -202,6 +200,27 @@ function inlineEntries(line: string): LineEntry[] {
 }
 
 /**
+ * How many percent signs `line` holds outside comments in brackets, whose figures are not
+ * statements of the line ("35% (market: 40%)"): a comment is a "(" closed on its line before
+ * any other bracket, as `/\([^()\n]*\)/`.
+ */
+function percentsOutsideBrackets(line: string): number {
+  let count = 0;
+  for (let index = 0; index < line.length; index++) {
+    const code = line.charCodeAt(index);
+    if (code === 37) count++;
+    if (code !== 40) continue;
+    let close = index + 1;
+    for (; close < line.length; close++) {
+      const next = line.charCodeAt(close);
+      if (next === 40 || next === 41 || next === 10) break;
+    }
+    if (line.charCodeAt(close) === 41) index = close;
+  }
+  return count;
+}
+
+/**
  * Whether `label` is an option's whole text ("1.50%–1.75%", "Above 2.00%") or its bound
  * ("Under 1%" for "<1%"), so the figures in it are the option's own.
  */
@@ -238,8 +257,7 @@ export function labelledEntries(line: string, reply: ChoiceText): LineEntry[] | 
   // "Labour: 48%, Reform UK: 32%": several statements on one line are a sentence, not a label,
   // unless the figures before the last are the option's own text ("1.50%–1.75%: 35%").
   const label = line.slice(0, named.labelEnd);
-  const figuresBefore =
-    STATED_FIGURE.test(label) || (line.replace(BRACKETED, "").match(/%/g)?.length ?? 0) > 1;
+  const figuresBefore = STATED_FIGURE.test(label) || percentsOutsideBrackets(line) > 1;
   if (figuresBefore && !isWholeOptionText(label, names)) return null;
   const letter = reply.letterFor(label);
   if (letter !== null) return [{ letter, raw: named.raw }];

@@ -65,7 +65,6 @@ export class LineReader {
 
   constructor(readonly reply: ChoiceText) {}
 
-  /** The reading of `line`, which starts at `start` in the reply. */
   /**
    * The reading of `line`, which starts at `start` in the reply, with only the entries of the
    * reply's options (or of none, or of several).
