@@ -1,12 +1,15 @@
 import { type NumberToken, readNumberAt, wholeNumber } from "../numbers.js";
 import { UNPLACED } from "./choice-distributions.js";
 import type { ChoiceText } from "./choice-text.js";
-import { matchesOf } from "./matches.js";
+import { holdsAny, matchesOf } from "./matches.js";
 import { boundOf, normalizeName, type OptionNames } from "./option-names.js";
 import type { LineEntry } from "./validate.js";
 
 const PREFIXED_LETTER = /^(?:option|choice)[\s_-]*\(?([a-z])\)?(?![a-z0-9])/i;
 const PARENTHESIZED_LETTER = /^\(([A-Z])\)/;
+const SEPARATOR = /[:=|]|\s[-–—]\s|[–—→]/g;
+// What every separator holds, looked for first: see holdsAny in matches.ts.
+const SEPARATOR_SIGNS = [":", "=", "|", "-", "–", "—", "→"];
 // A bare capital needs punctuation after it, so "I think…" and "U.S." are not labels.
 const BARE_LETTER = /^([A-Z])(?:[):\]]|\.(?=\s|$)|(?=\s*[–—=|:])|(?=\s+-\s)|(?=\s+\())/;
 // "A: 50%, B: 30%"; with only a space or a word between ("A 50%", "B (55%)", "A at 50%") the
@@ -62,43 +65,22 @@ function isSpaceAt(line: string, index: number): boolean {
   return code < 128 ? code === 32 || (code >= 9 && code <= 13) : SPACE.test(line[index] ?? "");
 }
 
-/** Whether the character at `index` is a hyphen or a dash. */
-function isDashAt(line: string, index: number): boolean {
-  const code = line.charCodeAt(index);
-  return code === 45 || code === 0x2013 || code === 0x2014;
-}
-
 /**
- * Where the separator at `index` ends, or -1: ":", "=", "|", a dash between spaces (" - ",
- * " – "), or a long dash or arrow alone (`/[:=|]|\s[-–—]\s|[–—→]/`).
- */
-function separatorEnd(line: string, index: number): number {
-  const code = line.charCodeAt(index);
-  if (code === 58 || code === 61 || code === 124) return index + 1;
-  if (isSpaceAt(line, index) && isDashAt(line, index + 1) && isSpaceAt(line, index + 2)) {
-    return index + 3;
-  }
-  return code === 0x2013 || code === 0x2014 || code === 0x2192 ? index + 1 : -1;
-}
-
-/**
- * The separators of a line outside round brackets, in one look at each character: a separator
- * inside brackets belongs to a comment ("Starmer: 35% (market: 40%)").
+ * The separators of a line outside round brackets, in one pass: a separator inside brackets
+ * belongs to a comment ("Starmer: 35% (market: 40%)").
  */
 function separatorsOutsideBrackets(line: string): { start: number; end: number }[] {
   const found: { start: number; end: number }[] = [];
   let depth = 0;
-  for (let index = 0; index < line.length; ) {
-    const code = line.charCodeAt(index);
-    const end = separatorEnd(line, index);
-    if (end !== -1) {
-      if (depth === 0) found.push({ start: index, end });
-      index = end;
-      continue;
+  let scanned = 0;
+  const separators = holdsAny(line, SEPARATOR_SIGNS) ? matchesOf(line, SEPARATOR) : [];
+  for (const match of separators) {
+    for (; scanned < match.index; scanned++) {
+      const char = line[scanned];
+      if (char === "(") depth++;
+      else if (char === ")" && depth > 0) depth--;
     }
-    if (code === 40) depth++;
-    else if (code === 41 && depth > 0) depth--;
-    index++;
+    if (depth === 0) found.push({ start: match.index, end: match.index + match[0].length });
   }
   return found;
 }
@@ -164,23 +146,12 @@ function inlineEntryMatches(line: string): RegExpExecArray[] {
     : [first, ...matchesOf(line, INLINE_ENTRY, first[0].length)];
 }
 
-/**
- * Whether `line` holds a capital followed (after a ")", if any) by a space, ":" or "=", as every
- * inline entry does: most lines of a long reply hold none, and are not searched.
- */
-function mayHoldInlineEntry(line: string): boolean {
-  for (let index = 0; index < line.length; index++) {
-    const code = line.charCodeAt(index);
-    if (code < 65 || code > 90) continue;
-    const next = line.charCodeAt(index + 1) === 41 ? index + 2 : index + 1;
-    const after = line.charCodeAt(next);
-    if (after === 58 || after === 61 || isSpaceAt(line, next)) return true;
-  }
-  return false;
-}
+// What every inline entry holds (ENTRY): a capital followed, after a ")" if any, by white
+// space, ":" or "=". Most lines of a long reply hold none, and are not searched for entries.
+const MAY_HOLD_ENTRY = /[A-Z]\)?[\s:=]/;
 
 function inlineEntries(line: string): LineEntry[] {
-  if (!mayHoldInlineEntry(line)) return [];
+  if (!MAY_HOLD_ENTRY.test(line)) return [];
   const candidates: InlineCandidate[] = [];
   for (const match of inlineEntryMatches(line)) {
     const token = readNumberAt(line, match.index + match[0].length);

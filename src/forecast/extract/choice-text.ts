@@ -4,6 +4,9 @@ import { letterForLabel } from "./option-labels.js";
 import { type Mention, type OptionNames, optionNames } from "./option-names.js";
 import { TextMentions } from "./text-mentions.js";
 
+// How many parts of a reply are scanned for names alone before the whole reply is.
+const PARTS_SCANNED_ALONE = 32;
+
 /**
  * What reading the lines of one reply needs, made once per reply: the options' names, where
  * they stand in the reply, and the option each label names (a long reply repeats its labels).
@@ -12,6 +15,7 @@ export class ChoiceText {
   readonly names: OptionNames | null;
   private readonly mentions: TextMentions | null;
   private readonly letters = new Map<string, string | null>();
+  private partsScanned = 0;
 
   constructor(
     readonly text: string,
@@ -22,15 +26,21 @@ export class ChoiceText {
   }
 
   /**
-   * The option names in `part`, which stands in the text at `start`: looked up in the names of
-   * the whole text when `part` holds every letter and digit of its line, scanned for otherwise.
+   * The option names in `part`, which stands in the text at `start`. The first parts asked for
+   * are scanned alone: a short reply asks for few, and a scan of all of it would cost more. Past
+   * those, they are looked up in the names of the whole text, found once, when `part` holds
+   * every letter and digit of its line (and scanned alone otherwise).
    */
   mentionsIn(part: string, start: number): Mention[] {
     if (this.names === null || this.mentions === null) return [];
     const end = start + part.length;
-    return wordless(this.text, start, -1) && wordless(this.text, end, 1)
-      ? this.mentions.within(start, end)
-      : this.names.mentions(part);
+    const lookUp =
+      this.partsScanned >= PARTS_SCANNED_ALONE &&
+      wordless(this.text, start, -1) &&
+      wordless(this.text, end, 1);
+    if (lookUp) return this.mentions.within(start, end);
+    this.partsScanned++;
+    return this.names.mentions(part);
   }
 
   /** The option a label names, as letterForLabel. */
