@@ -99,7 +99,7 @@ function shortenedName(
  * name: "I give Labour a 45% chance, Reform UK 35%", "45% Labour, 35% Reform UK". A figure whose
  * clause names no option is UNPLACED, so a list that then leaves an option out is not read as if
  * that option had 0. Without a percent sign anywhere, every figure must be placed. Figures that
- * someone else's or the past's are left out.
+ * are someone else's or the past's are left out.
  */
 export function proseChoices(line: string, reply: ChoiceText, names: LineNames): LineEntry[] {
   const options = reply.options;
