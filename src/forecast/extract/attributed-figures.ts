@@ -1,16 +1,19 @@
 import { isEvidence } from "./evidence.js";
-import { matchesOf } from "./matches.js";
-import type { OptionNames } from "./option-names.js";
+import type { Mention, OptionNames } from "./option-names.js";
 
 /**
  * `text` with the option names in it blanked out (same length), so a name that holds a word of
  * attribution ("Market crash", "Others", "In 2026") is not read as someone else's figure.
  */
 export function withNamesBlanked(text: string, names: OptionNames | null): string {
-  if (names === null) return text;
+  return names === null ? text : blankMentions(text, names.mentions(text));
+}
+
+/** `text` with the names found in it blanked out, as withNamesBlanked. */
+export function blankMentions(text: string, mentions: readonly Mention[]): string {
   let blanked = "";
   let from = 0;
-  for (const mention of names.mentions(text)) {
+  for (const mention of mentions) {
     blanked += text.slice(from, mention.start) + "_".repeat(mention.end - mention.start);
     from = mention.end;
   }
@@ -30,12 +33,23 @@ const BRACKETED_SOURCE = /^(\s*)[([]([^()[\]\d\n]*)[)\]]/;
 const NAMED_SOURCE =
   /(?:^|[^\p{L}])(?!(?:I|We|It|This|That|These|Which|Overall|So|Then|Now|Still|Here|There|Everything|All|Net|Together|Realistically|Honestly|Altogether)\b)\p{Lu}[\p{L}'’.&-]*(?:\s+\p{Lu}[\p{L}'’.&-]*){0,2}\s+(?:gives?|gave|puts?|has|had|makes?|made|rates?|rated|sees?|saw|prices?|priced|projects?|projected)\b[^.!?;\n]{0,60}$/u;
 const FIRST_PERSON_AFTER = /\b(?:I|we|my|our)\b/i;
-const SENTENCE_BREAK = /[.!?;\n](?=\s)/g;
+const SPACE = /\s/;
+
+/**
+ * Where the last sentence of `text` starts: after its last ".", "!", "?", ";" or line break
+ * followed by white space, looked for from the end.
+ */
+function lastSentenceStart(text: string): number {
+  for (let index = text.length - 2; index >= 0; index--) {
+    const code = text.charCodeAt(index);
+    const breaks = code === 46 || code === 33 || code === 63 || code === 59 || code === 10;
+    if (breaks && SPACE.test(text[index + 1] as string)) return index + 1;
+  }
+  return 0;
+}
 
 function namedSourceBefore(before: string): boolean {
-  let start = 0;
-  for (const match of matchesOf(before, SENTENCE_BREAK)) start = match.index + 1;
-  const sentence = before.slice(start);
+  const sentence = before.slice(lastSentenceStart(before));
   const source = NAMED_SOURCE.exec(sentence);
   return source !== null && !FIRST_PERSON_AFTER.test(sentence.slice(source.index));
 }

@@ -1,9 +1,10 @@
 import { findNumbers, isYearLike, type NumberToken } from "../numbers.js";
 import type { OptionMap } from "../types.js";
 import { UNPLACED } from "./choice-distributions.js";
+import type { ChoiceText } from "./choice-text.js";
+import type { LineNames } from "./line-names.js";
 import { matchesOf } from "./matches.js";
-import { letterForLabel } from "./option-labels.js";
-import type { Mention, OptionNames } from "./option-names.js";
+import type { Mention } from "./option-names.js";
 import type { LineEntry } from "./validate.js";
 
 // Where one option's statement ends in a sentence: "Labour 45%, Reform UK 35% and the Lib Dems
@@ -72,7 +73,12 @@ function bySpan<T extends { start: number }>(items: T[], spans: Span[]): T[][] {
 }
 
 /** The option an unnamed figure's clause names in a shortened form ("Lib Dems"), or UNPLACED. */
-function shortenedName(clause: string, figure: NumberToken, options: OptionMap): string {
+function shortenedName(
+  clause: string,
+  figure: NumberToken,
+  options: OptionMap,
+  reply: ChoiceText,
+): string {
   // Reasoning ("turnout was 67.3% in 2019") is longer than any statement of a shortened name.
   if (clause.length > MAX_NAMED_CLAUSE) return UNPLACED;
   const rest = `${clause.slice(0, figure.start)} ${clause.slice(figure.end)}`;
@@ -85,7 +91,7 @@ function shortenedName(clause: string, figure: NumberToken, options: OptionMap):
   if (letters.size === 1 && lone !== undefined) return lone;
   const words = rest.replace(FILLER, " ").trim();
   if (words === "" || words.split(/\s+/).length > MAX_NAME_WORDS) return UNPLACED;
-  return letterForLabel(words, options) ?? UNPLACED;
+  return reply.letterFor(words) ?? UNPLACED;
 }
 
 /**
@@ -93,23 +99,20 @@ function shortenedName(clause: string, figure: NumberToken, options: OptionMap):
  * name: "I give Labour a 45% chance, Reform UK 35%", "45% Labour, 35% Reform UK". A figure whose
  * clause names no option is UNPLACED, so a list that then leaves an option out is not read as if
  * that option had 0. Without a percent sign anywhere, every figure must be placed. Figures that
- * are `attributed` to someone else or the past are left out.
+ * are someone else's or the past's are left out.
  */
-export function proseChoices(
-  line: string,
-  options: OptionMap,
-  names: OptionNames,
-  attributed: (figure: NumberToken) => boolean,
-): LineEntry[] {
+export function proseChoices(line: string, reply: ChoiceText, names: LineNames): LineEntry[] {
+  const options = reply.options;
+  if (options === null) return [];
   const percentOnly = PERCENT_SIGN.test(line);
   const entries: LineEntry[] = [];
-  const mentions = names.mentions(line);
+  const mentions = names.mentions();
   // A line that names no option at all is reasoning, not a statement of the answer.
   if (mentions.length === 0 && !namesLetter(line, options)) return [];
   // Someone else's figures ("Starmer 35% (market: 40%)") are set aside before the own ones
   // are matched to the names.
   const stated = figuresIn(line, mentions, percentOnly);
-  const figures = stated.filter((figure) => !attributed(figure));
+  const figures = stated.filter((figure) => !names.isAttributed(figure));
   // Bare figures beside someone else's are counts and results ("13 seats, … polls within 2").
   if (!percentOnly && figures.length < stated.length) return [];
   if (figures.length === 0) return [];
@@ -117,13 +120,14 @@ export function proseChoices(
   const spans = clauses(line);
   const mentionsBySpan = bySpan(mentions, spans);
   const figuresBySpan = bySpan(figures, spans);
-  for (const [position, clause] of spans.entries()) {
+  for (let position = 0; position < spans.length; position++) {
+    const clause = spans[position] as Clause;
     // "the rest of the field" is found as "the rest" and "the field": one option named twice.
     const named = (mentionsBySpan[position] ?? []).filter(
       (mention, index, all) => mention.letter !== all[index - 1]?.letter,
     );
     const stated = figuresBySpan[position] ?? [];
-    const [only] = stated;
+    const only = stated[0];
     const shared = sharedName;
     sharedName = clause.joinsNext && named.length > 0 && only === undefined;
     if (only === undefined) continue;
@@ -139,7 +143,7 @@ export function proseChoices(
         start: only.start - clause.start,
         end: only.end - clause.start,
       });
-      entries.push({ letter: shortenedName(text, local, options), raw: only });
+      entries.push({ letter: shortenedName(text, local, options, reply), raw: only });
     } else {
       entries.push(...stated.map((raw) => ({ letter: UNPLACED, raw })));
     }

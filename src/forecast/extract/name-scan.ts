@@ -85,7 +85,7 @@ function joins(text: string, from: number, to: number): boolean {
 const LETTER_OR_DIGIT_HERE = /[\p{L}\p{N}]/uy;
 
 /** How many code units the letter or digit at `index` takes (a surrogate pair takes two), or 0. */
-function wordCharacterAt(text: string, index: number): number {
+export function wordCharacterAt(text: string, index: number): number {
   const code = text.charCodeAt(index);
   if (code < 128) {
     return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
