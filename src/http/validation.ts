@@ -30,7 +30,7 @@ interface AjvPair {
 
 /**
  * Bodies are validated as sent (a string is never a number); query strings, path and headers are
- * text on the wire and are coerced. The validators are built on first use, once every shared
+ * text on the wire and are coerced. The validators are built on first use, by then every shared
  * `$id` schema has been added to the app.
  */
 export function createValidatorCompiler(sharedSchemas: () => Record<string, unknown>) {
@@ -43,14 +43,16 @@ export function createValidatorCompiler(sharedSchemas: () => Record<string, unkn
     };
     return { firstProblem: make(false), everyProblem: make(true) };
   };
-  return ({ schema, httpPart }: { schema: object; httpPart?: string }): BoundedValidator => {
+  const validatorsFor = (httpPart: string | undefined): AjvPair => {
     validators ??= { body: pair({ coerceTypes: false }), text: pair({ coerceTypes: "array" }) };
-    const { firstProblem, everyProblem } = httpPart === "body" ? validators.body : validators.text;
-    // Compiled on the first invalid request only: most schemas never need it.
+    return httpPart === "body" ? validators.body : validators.text;
+  };
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }): BoundedValidator => {
+    // The thorough one is compiled on the first invalid request only: most schemas never need it.
     let thorough: ValidateFunction | undefined;
     return boundedValidator(
-      firstProblem.compile(schema),
-      () => (thorough ??= everyProblem.compile(schema)),
+      () => validatorsFor(httpPart).firstProblem.compile(schema),
+      () => (thorough ??= validatorsFor(httpPart).everyProblem.compile(schema)),
     );
   };
 }
