@@ -18,7 +18,7 @@ const PURE = [
   "test/billing/money.test.ts",
   "test/cli/node-engines.test.ts",
   "test/db/fragment-compiler.test.ts",
-  "test/http/{http-validation,json-value-budget}.test.ts",
+  "test/http/{http-validation,json-value-budget,route-validators}.test.ts",
   "test/util/abort-listeners.test.ts",
   "test/inference/{baseline,bpe-merge,bpe-o200k,bpe-tiktoken-file}.test.ts",
   "test/inference/{openai-failures-unit,sse,token-estimate,tokens}.test.ts",

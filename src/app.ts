@@ -33,7 +33,7 @@ import { CALIBRATION_SCHEMAS } from "./http/schemas/calibrations.js";
 import { SHARED_SCHEMAS } from "./http/schemas/index.js";
 import { QUESTION_SCHEMAS } from "./http/schemas/questions.js";
 import { offerTopup } from "./http/topup-hint.js";
-import { createValidatorCompiler } from "./http/validation.js";
+import { createRouteValidators } from "./http/validation.js";
 import type { Services } from "./services.js";
 
 export type { App } from "./http/app-instance.js";
@@ -46,6 +46,11 @@ export interface AppOptions {
   bodyStallMs?: number;
   /** Where the dashboard's build is read from. */
   dashboard?: DashboardOptions;
+  /**
+   * Compile every route's request validator once the routes are ready, as a server about to
+   * listen does; otherwise each compiles on its route's first request (see RouteValidators).
+   */
+  compileValidatorsWhenReady?: boolean;
 }
 
 /** JSON bodies other than file uploads stay well below this. */
@@ -115,7 +120,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Before any route, so every one is known to the 404's hint.
   const routeNotFound = routeHints(app);
   const metrics = new HttpMetrics(services.metrics.registry);
-  app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
+  const validators = createRouteValidators(() => app.getSchemas());
+  app.setValidatorCompiler(validators.compiler);
+  if (options.compileValidatorsWhenReady) app.addHook("onReady", validators.compileAll);
   registerJsonBodyParser(app, JSON_BODY_LIMIT);
   app.decorateRequest("principal", null);
   registerRequestHooks(app);

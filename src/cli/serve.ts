@@ -83,7 +83,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<numb
 /** Builds the app and listens; a failure closes the app and names what to change. */
 async function start(services: Services, options: ServeOptions): Promise<FastifyInstance> {
   const { host, port } = services.config.server;
-  const app = await buildApp(services);
+  // Every validator compiled before listening: no request pays for compiling its route's.
+  const app = await buildApp(services, { compileValidatorsWhenReady: true });
   try {
     await services.holds.start(options.worker ? "serve" : "api", app.log);
     loadTokenizer();

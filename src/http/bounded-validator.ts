@@ -22,16 +22,13 @@ export interface BoundedValidator {
 /**
  * Validates with `firstProblem` (Ajv without `allErrors`, which stops at the first problem, so
  * a valid or huge request costs one walk at most) and, only when that fails on a request small
- * enough, runs `everyProblem` to list them all, as FastAPI does. Both are compiled when first
- * needed: compiling every route's schemas took a fifth of a server's start, and most routes of
- * a process are never called.
+ * enough, runs `everyProblem` to list them all, as FastAPI does. Both are compiled once, when
+ * first asked for.
  */
 export function boundedValidator(
-  compileFirstProblem: () => ValidateFunction,
+  firstProblem: () => ValidateFunction,
   everyProblem: () => ValidateFunction,
 ): BoundedValidator {
-  let compiled: ValidateFunction | undefined;
-  const firstProblem = () => (compiled ??= compileFirstProblem());
   const validate = ((data: unknown, context?: DataContext): boolean => {
     const first = firstProblem();
     if (first(data, context)) {

@@ -28,12 +28,25 @@ interface AjvPair {
   everyProblem: Ajv;
 }
 
+/** Fastify's validator compiler, and a way to compile what it handed out ahead of requests. */
+export interface RouteValidators {
+  compiler: (route: { schema: object; httpPart?: string }) => BoundedValidator;
+  /**
+   * Compiles every route's validator now. Otherwise each compiles on its route's first request,
+   * which then holds the event loop for it (a chat completion's: ~100 ms): a server compiles
+   * them before it listens, while a test's server skips the routes it never calls.
+   */
+  compileAll(): void;
+}
+
 /**
  * Bodies are validated as sent (a string is never a number); query strings, path and headers are
  * text on the wire and are coerced. The validators are built on first use, by then every shared
  * `$id` schema has been added to the app.
  */
-export function createValidatorCompiler(sharedSchemas: () => Record<string, unknown>) {
+export function createRouteValidators(
+  sharedSchemas: () => Record<string, unknown>,
+): RouteValidators {
   let validators: { body: AjvPair; text: AjvPair } | null = null;
   const pair = (options: Options): AjvPair => {
     const make = (allErrors: boolean) => {
@@ -47,13 +60,22 @@ export function createValidatorCompiler(sharedSchemas: () => Record<string, unkn
     validators ??= { body: pair({ coerceTypes: false }), text: pair({ coerceTypes: "array" }) };
     return httpPart === "body" ? validators.body : validators.text;
   };
-  return ({ schema, httpPart }: { schema: object; httpPart?: string }): BoundedValidator => {
-    // The thorough one is compiled on the first invalid request only: most schemas never need it.
-    let thorough: ValidateFunction | undefined;
-    return boundedValidator(
-      () => validatorsFor(httpPart).firstProblem.compile(schema),
-      () => (thorough ??= validatorsFor(httpPart).everyProblem.compile(schema)),
-    );
+  const compiles: (() => ValidateFunction)[] = [];
+  return {
+    compiler: ({ schema, httpPart }) => {
+      let first: ValidateFunction | undefined;
+      // The thorough one is compiled on the first invalid request only: most schemas never need it.
+      let thorough: ValidateFunction | undefined;
+      const firstProblem = () => (first ??= validatorsFor(httpPart).firstProblem.compile(schema));
+      compiles.push(firstProblem);
+      return boundedValidator(
+        firstProblem,
+        () => (thorough ??= validatorsFor(httpPart).everyProblem.compile(schema)),
+      );
+    },
+    compileAll: () => {
+      for (const compile of compiles) compile();
+    },
   };
 }
 

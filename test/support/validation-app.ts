@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import { handleError } from "../../src/http/errors.js";
 import { registerJsonBodyParser } from "../../src/http/json-body.js";
-import { createValidatorCompiler } from "../../src/http/validation.js";
+import { createRouteValidators } from "../../src/http/validation.js";
 
 export const ItemSchema = Type.Object(
   {
@@ -39,7 +39,7 @@ export const QuerySchema = Type.Object({
  */
 export async function buildValidationApp(bodyLimit = 1024 * 1024): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
-  app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
+  app.setValidatorCompiler(createRouteValidators(() => app.getSchemas()).compiler);
   registerJsonBodyParser(app, bodyLimit);
   app.setErrorHandler(handleError);
   app.addSchema(ItemSchema);
