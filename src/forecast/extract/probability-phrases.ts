@@ -1,6 +1,7 @@
 import { keepingLast } from "../last-reading.js";
 import { formatNumber } from "../numbers.js";
-import { allCases, holdsAny, holdsLetter, holdsWords } from "./matches.js";
+import { holdsAny, holdsLetter, holdsWords } from "./matches.js";
+import { withRangeMidpoints } from "./range-midpoints.js";
 
 const UNITS = [
   "zero",
@@ -53,14 +54,6 @@ const ODDS_AGAINST = new RegExp(
   String.raw`(?<![\w.:/])(${DIGITS})${TO_JOINER}(${DIGITS})\s+(${ODDS_SIDE_WORD})\b`,
   "gi",
 );
-const PERCENT = String.raw`\s*(?:%|per\s?cent\b)`;
-// "from 30% to 35%" is a revision, not a range: its last figure is the one committed to.
-const RANGE = new RegExp(
-  String.raw`(?<![\w.])(?<!\bfrom\s{1,3})(?:between\s+)?(${DIGITS})(${PERCENT})?\s*(?:-|–|—|to|and)\s*(${DIGITS})(${PERCENT})`,
-  "gi",
-);
-const FRACTION_RANGE =
-  /(?<![\w.])(?<!\bfrom\s{1,3})(?:between\s+)?(0?\.\d+)\s*(?:-|–|—|to|and)\s*(0?\.\d+)(?![\d.])/gi;
 // "±5%", "(+/- 5 pp)": the width of a margin, never the forecast itself.
 const MARGIN =
   /(?:\([ \t]{0,3})?(?:±|\+\/-|\+-)\s*\d+(?:\.\d+)?\s*(?:%|pp\b|percentage points?\b)?\s*\)?/g;
@@ -113,21 +106,6 @@ function fromOdds(match: string, first: string, second: string, side: string): s
   return asPercent(favoured / (a + b));
 }
 
-/** "30% and 40%" is a range only after "between"; otherwise it may be two separate figures. */
-function isRange(match: string): boolean {
-  // Most ranges are written with a dash or "to": told apart without a pattern.
-  if (!match.includes("a") && !match.includes("A")) return true;
-  return !/\band\b/i.test(match) || /^between\b/i.test(match);
-}
-
-function midpoint(match: string, low: string, high: string, percent: boolean): string {
-  const a = Number(low);
-  const b = Number(high);
-  if (!(a <= b) || (percent && b > 100)) return match;
-  const middle = formatNumber((a + b) / 2);
-  return percent ? `${middle}%` : middle;
-}
-
 function fractionWord(word: string, offset: number, text: string): string {
   const value = FRACTION_VALUES.find(([pattern]) => pattern.test(word))?.[1];
   const stated =
@@ -157,7 +135,6 @@ const ODDS_IN_WRITTEN = /(?:in|out of)\s+\d/i;
 // What every match of ODDS_IN holds from the last digit of its first figure on: "3 in 10".
 // Looked for after the words, which a text of figures is searched for faster.
 const ODDS_IN_CORE = /\d\s+(?:times\s+)?(?:in|out of)\s+\d/i;
-const RANGE_WRITTEN = /(?:-|–|—|to|and)\s*\.?\d/i;
 const HYPHENATED_ODDS_MARK: Mark = (text) =>
   text.includes("-") && HYPHENATED_ODDS_WRITTEN.test(text);
 const DECIMAL_COMMA_MARK: Mark = (text) => text.includes(",") && DECIMAL_COMMA_WRITTEN.test(text);
@@ -165,19 +142,6 @@ const MARGIN_MARK: Mark = (text) => holdsAny(text, ["±", "+/-", "+-"]);
 const WORDS_AFTER_IN_MARK: Mark = (text) => holdsWords(text, WORD_AFTER_IN_WRITTEN);
 const ODDS_SIDE_MARK: Mark = (text) => holdsWords(text, ODDS_SIDE_WRITTEN);
 const ODDS_IN_MARK: Mark = (text) => holdsWords(text, ODDS_IN_WRITTEN) && ODDS_IN_CORE.test(text);
-const RANGE_DASHES = ["-", "–", "—"];
-const RANGE_WORDS = [...allCases("to"), ...allCases("and")];
-// What every match of RANGE, and of FRACTION_RANGE, holds from the last digit of its first
-// figure on: a pattern that opens with a digit or a point is searched for several times faster
-// than the ranges' own, which open with a look behind tried at every character.
-const RANGE_CORE = new RegExp(
-  String.raw`\d(?:${PERCENT})?\s*(?:-|–|—|to|and)\s*${DIGITS}${PERCENT}`,
-  "i",
-);
-const FRACTION_RANGE_CORE = /\.\d+\s*(?:-|–|—|to|and)\s*0?\.\d/i;
-const RANGE_MARK: Mark = (text) =>
-  (holdsAny(text, RANGE_DASHES) || (holdsLetter(text) && holdsAny(text, RANGE_WORDS))) &&
-  RANGE_WRITTEN.test(text);
 
 /** `text` rewritten by `rewrite` when `mark` finds what each of its matches holds. */
 function where(text: string, mark: Mark, rewrite: (text: string) => string): string {
@@ -223,16 +187,7 @@ function rewrittenProbabilities(text: string): string {
       return /\btimes\b/i.test(match) ? `${odds} chance` : odds;
     }),
   );
-  if (!RANGE_MARK(out)) return out;
-  if (RANGE_CORE.test(out)) {
-    out = out.replace(RANGE, (match, low: string, _percent: string | undefined, high: string) =>
-      isRange(match) ? midpoint(match, low, high, true) : match,
-    );
-  }
-  if (!FRACTION_RANGE_CORE.test(out)) return out;
-  return out.replace(FRACTION_RANGE, (match, low: string, high: string) =>
-    isRange(match) ? midpoint(match, low, high, false) : match,
-  );
+  return withRangeMidpoints(out);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isSpaceCode } from "../number-tokens.js";
 import { wholeNumber, withDecimalPoints } from "../numbers.js";
 import { holdsAny } from "./matches.js";
 
@@ -48,24 +49,44 @@ const PERCENTILE_HEADER = /percentile|quantile/i;
 
 const PIPE = 124;
 
+/** Where `line` from `start` to `end` starts once its leading spaces are cut. */
+function trimmedStart(line: string, start: number, end: number): number {
+  let at = start;
+  while (at < end && isSpaceCode(line.charCodeAt(at))) at++;
+  return at;
+}
+
+/** Where `line` from `start` to `end` ends once its trailing spaces are cut. */
+function trimmedEnd(line: string, start: number, end: number): number {
+  let at = end;
+  while (at > start && isSpaceCode(line.charCodeAt(at - 1))) at--;
+  return at;
+}
+
 /**
  * The trimmed cells of a table line, outer pipes dropped: one pass over its codes (a search
- * from each pipe for the next would look at the line once per cell).
+ * from each pipe for the next would look at the line once per cell), and one copy of each cell.
  */
 function cells(line: string): string[] {
-  const row = line.trim();
-  const from = row.charCodeAt(0) === PIPE ? 1 : 0;
-  const to =
-    row.length > from && row.charCodeAt(row.length - 1) === PIPE ? row.length - 1 : row.length;
+  const rowStart = trimmedStart(line, 0, line.length);
+  const rowEnd = trimmedEnd(line, rowStart, line.length);
+  const from = line.charCodeAt(rowStart) === PIPE && rowStart < rowEnd ? rowStart + 1 : rowStart;
+  const to = rowEnd > from && line.charCodeAt(rowEnd - 1) === PIPE ? rowEnd - 1 : rowEnd;
   const found: string[] = [];
   let start = from;
   for (let index = from; index < to; index++) {
-    if (row.charCodeAt(index) !== PIPE) continue;
-    found.push(row.slice(start, index).trim());
+    if (line.charCodeAt(index) !== PIPE) continue;
+    found.push(trimmed(line, start, index));
     start = index + 1;
   }
-  found.push(row.slice(start, Math.max(start, to)).trim());
+  found.push(trimmed(line, start, Math.max(start, to)));
   return found;
+}
+
+/** `line` from `start` to `end` without the spaces around it, as `trim` cuts them. */
+function trimmed(line: string, start: number, end: number): string {
+  const from = trimmedStart(line, start, end);
+  return line.slice(from, trimmedEnd(line, from, end));
 }
 
 /**
