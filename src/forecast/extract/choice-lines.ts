@@ -1,5 +1,6 @@
 import type { OptionMap } from "../types.js";
-import { chooseDistribution, distributions } from "./choice-distributions.js";
+import { chooseDistribution, distributions, isComplete } from "./choice-distributions.js";
+import { lastSentenceStart } from "./choice-last-sentence.js";
 import { lineBlocks, lineEnd, lineStartBefore } from "./choice-line-blocks.js";
 import { LineReader } from "./choice-line-reading.js";
 import { ChoiceText } from "./choice-text.js";
@@ -41,5 +42,13 @@ export function choiceLines(text: string, options: OptionMap | null): ChoiceEntr
   // A distribution after the marker is chosen whatever the whole text holds: the reasoning
   // before the marker, most of a long reply, is then not read at all.
   if (afterMarker.length > 0) return chooseDistribution(afterMarker, [], options);
+  // The last complete distribution is chosen: one from the last sentence of figures on is.
+  const sentence = lastSentenceStart(text, reader);
+  if (sentence > 0) {
+    const fromSentence = distributions(lineBlocks(text, sentence, reader));
+    if (fromSentence.some((distribution) => isComplete(distribution, options))) {
+      return chooseDistribution([], fromSentence, options);
+    }
+  }
   return chooseDistribution([], distributions(lineBlocks(text, 0, reader)), options);
 }
