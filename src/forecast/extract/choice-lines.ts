@@ -32,7 +32,8 @@ function lastMarker(text: string): number {
 
 /**
  * Option probabilities from labelled lines, bullets, table rows and sentences, read from the
- * last line announcing the final answer when there is one and from the whole text otherwise.
+ * last line announcing the final answer when there is one; otherwise from the last sentence of
+ * figures when a complete distribution follows it, and from the whole text when none does.
  */
 export function choiceLines(text: string, options: OptionMap | null): ChoiceEntry[] {
   // "… 40% of the time last year. Final probabilities: OpenAI 0.3, …": from the marker on.
