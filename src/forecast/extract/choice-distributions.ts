@@ -46,7 +46,10 @@ function fraction(entry: ChoiceEntry, percent: boolean): number {
 }
 
 /** Covers every option, or adds up to a whole (an option left out is then 0). */
-function isComplete(distribution: Map<string, ChoiceEntry>, options: OptionMap | null): boolean {
+export function isComplete(
+  distribution: Map<string, ChoiceEntry>,
+  options: OptionMap | null,
+): boolean {
   if (options !== null && Object.keys(options).every((letter) => distribution.has(letter))) {
     return true;
   }

@@ -1,6 +1,7 @@
 import type { OptionMap } from "../types.js";
-import { blankMentions, isAttributed } from "./attributed-figures.js";
-import { type Block, chooseDistribution, distributions } from "./choice-distributions.js";
+import { chooseDistribution, distributions, isComplete } from "./choice-distributions.js";
+import { lastSentenceStart } from "./choice-last-sentence.js";
+import { lineBlocks, lineEnd, lineStartBefore } from "./choice-line-blocks.js";
 import { LineReader } from "./choice-line-reading.js";
 import { ChoiceText } from "./choice-text.js";
 import { matchesOf } from "./matches.js";
@@ -9,104 +10,6 @@ import type { ChoiceEntry } from "./validate.js";
 // A line that announces the answer: "Final answer:", "My final probabilities", "Final:".
 const FINAL_MARKER =
   /\bfinal(?:ly)?\b[^\n]{0,30}?(?:answer|forecast|distribution|probabilit|prediction|estimate)|\bfinal\s*:/i;
-const DECORATIVE = /^[\s|:\-–—=*_#+]*$/;
-// Marks beyond ASCII written among figures that are neither letters nor figures themselves.
-const FIGURE_MARKS = "–—−±≈×·•°→…‘’“”";
-
-/**
- * Whether the line from `start` to `end` holds a digit and nothing else an option could be
- * named by: no letter, and beyond ASCII only the marks written among figures (not "½", "é").
- * One look at each character, for the lines of figures a long reply may be made of.
- */
-function isFiguresAlone(text: string, start: number, end: number): boolean {
-  let digit = false;
-  for (let index = start; index < end; index++) {
-    const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) digit = true;
-    else if ((code | 0x20) >= 97 && (code | 0x20) <= 122) return false;
-    else if (code >= 128 && !FIGURE_MARKS.includes(text[index] as string)) return false;
-  }
-  return digit;
-}
-// A line that introduces what follows: "Market prices:", "**Polling average:**", "## Odds",
-// or a table's header row.
-// "Label:" is tested apart: its search tries every character, the others only the start.
-const HEADING = /^\s*#|^\s*\|[^\d\n]*\|\s*$/;
-const LABEL_HEADING = /:[\s*_]*$/;
-const HEADING_END = /[\s|*_#]+$/;
-
-/**
- * Whether a heading gives what follows to someone else or the past: "Market prices:",
- * "Betting odds imply:", "| Candidate | Polymarket |"; not "My forecast (vs the market):".
- */
-function introducesAttributed(line: string, start: number, reply: ChoiceText): boolean {
-  if (!HEADING.test(line) && !(line.includes(":") && LABEL_HEADING.test(line))) return false;
-  const text = line.replace(HEADING_END, "");
-  const heading = blankMentions(text, reply.mentionsIn(text, start));
-  const probe = `${heading} 1%`;
-  return isAttributed(probe, { start: heading.length + 1, end: probe.length });
-}
-
-/**
- * Where the line holding `index` ends: the next line break, or the end of the text. A look at
- * each character, as a search from `index` would count the whole text's length on every line.
- */
-function lineEnd(text: string, index: number): number {
-  let end = index;
-  while (end < text.length && text.charCodeAt(end) !== 10) end++;
-  return end;
-}
-
-/** Where the line holding `index` starts. */
-function lineStartBefore(text: string, index: number): number {
-  let start = index;
-  while (start > 0 && text.charCodeAt(start - 1) !== 10) start--;
-  return start;
-}
-
-/**
- * Runs of answer lines of one kind, split by lines of other text: the lines of `text` from
- * `from` on, found in place, since most lines of a long reply of figures need no copy of their own.
- */
-function lineBlocks(text: string, from: number, reader: LineReader): Block[] {
-  const names = reader.reply.names;
-  const blocks: Block[] = [];
-  let current: Block | null = null;
-  // Lines under a heading that gives them to someone else, up to the next line of other text.
-  let othersFigures = false;
-  for (let start = from, end = 0; end < text.length; start = end + 1) {
-    end = lineEnd(text, start);
-    // An empty line changes nothing. A line of figures alone names no option (unless an
-    // option's text holds figures) and no source (it has too few letters): it ends a block.
-    if (start === end) continue;
-    if (names?.namedByFigures !== true && isFiguresAlone(text, start, end)) {
-      othersFigures = false;
-      if (current !== null) blocks.push(current);
-      current = null;
-      continue;
-    }
-    const line = text.slice(start, end);
-    const reading = reader.read(line, start);
-    const stated = reading.entries;
-    if (stated.length === 0 && !DECORATIVE.test(line)) {
-      othersFigures = introducesAttributed(line, start, reader.reply);
-    }
-    const entries = othersFigures ? [] : stated;
-    // A sentence states its distribution whole; labelled lines build one up line by line.
-    if (entries.length > 0 && current?.prose === false && !reading.prose) {
-      for (const entry of entries) current.entries.push(entry);
-    } else if (entries.length > 0) {
-      if (current !== null) blocks.push(current);
-      // A copy: the reading is kept for the next line like it, and blocks grow.
-      current = { entries: entries.slice(), prose: reading.prose };
-    } else if (!DECORATIVE.test(line) && current !== null) {
-      blocks.push(current);
-      current = null;
-    }
-  }
-  if (current !== null) blocks.push(current);
-  return blocks;
-}
 
 const FINAL_WORD = /final/gi;
 
@@ -129,13 +32,24 @@ function lastMarker(text: string): number {
 
 /**
  * Option probabilities from labelled lines, bullets, table rows and sentences, read from the
- * last line announcing the final answer when there is one and from the whole text otherwise.
+ * last line announcing the final answer when there is one; otherwise from the last sentence of
+ * figures when a complete distribution follows it, and from the whole text when none does.
  */
 export function choiceLines(text: string, options: OptionMap | null): ChoiceEntry[] {
   // "… 40% of the time last year. Final probabilities: OpenAI 0.3, …": from the marker on.
   const markerAt = lastMarker(text);
   const reader = new LineReader(new ChoiceText(text, options));
   const afterMarker = markerAt === -1 ? [] : distributions(lineBlocks(text, markerAt, reader));
-  const all = distributions(lineBlocks(text, 0, reader));
-  return chooseDistribution(afterMarker, all, options);
+  // A distribution after the marker is chosen whatever the whole text holds: the reasoning
+  // before the marker, most of a long reply, is then not read at all.
+  if (afterMarker.length > 0) return chooseDistribution(afterMarker, [], options);
+  // The last complete distribution is chosen: one from the last sentence of figures on is.
+  const sentence = lastSentenceStart(text, reader);
+  if (sentence > 0) {
+    const fromSentence = distributions(lineBlocks(text, sentence, reader));
+    if (fromSentence.some((distribution) => isComplete(distribution, options))) {
+      return chooseDistribution([], fromSentence, options);
+    }
+  }
+  return chooseDistribution([], distributions(lineBlocks(text, 0, reader)), options);
 }
