@@ -116,6 +116,12 @@ function pay(
 const hashCredential = (paid: WireChallenge, hash: string, source?: string) =>
   paymentCredential(paid, { type: "hash", hash }, source ? { source } : {});
 
+/** `id` with its second-to-last character changed: a challenge id Sibyl never signed. */
+function forgedId(id: string): string {
+  const changed = id.at(-2) === "A" ? "B" : "A";
+  return `${id.slice(0, -2)}${changed}${id.slice(-1)}`;
+}
+
 function expectProblem(answer: TopupAnswer, code: string): void {
   expect(answer.status, JSON.stringify(answer.body)).toBe(402);
   expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
@@ -320,7 +326,7 @@ describe("paying with an on-chain transfer", () => {
     );
     expectProblem(
       await postTopup(server.url, {
-        authorization: hashCredential({ ...paid, id: `${paid.id.slice(0, -2)}AA` }, hash),
+        authorization: hashCredential({ ...paid, id: forgedId(paid.id) }, hash),
       }),
       "invalid-challenge",
     );
