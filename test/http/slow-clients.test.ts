@@ -1,6 +1,7 @@
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../support/polling.js";
 import { parseResponses, rawExchange } from "../support/raw-http.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
@@ -34,17 +35,13 @@ describe("a request body that stalls", () => {
   });
 
   /** The log lines written since `before`, once the request's access line is among them. */
-  async function logLinesUntilCompleted(before: number) {
-    const parsed = () =>
-      written
+  const logLinesUntilCompleted = (before: number) =>
+    eventually(async () => {
+      const lines = written
         .slice(before)
         .map((line) => JSON.parse(line) as { msg: string; status?: number; level: number });
-    const deadline = Date.now() + 5_000;
-    while (!parsed().some((line) => line.msg === "request completed") && Date.now() < deadline) {
-      await sleep(20);
-    }
-    return parsed();
-  }
+      return lines.some((line) => line.msg === "request completed") ? lines : undefined;
+    });
 
   const head = (path: string, lines: string[]) =>
     [`POST ${path} HTTP/1.1`, "Host: x", `Authorization: Bearer ${apiKey}`, ...lines, "", ""].join(

@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { build } from "vite";
 
 /*
  * Tests that start `sibyl` as a process run the build, as users do: under tsx each start
@@ -66,5 +65,7 @@ function dashboardIsStale(): boolean {
 export async function buildDashboardIfStale(): Promise<void> {
   if (!dashboardIsStale()) return;
   process.stdout.write("web/ changed since the last build: building dist/web for the tests\n");
+  // Loaded here only: every test process imports this file for the build's paths.
+  const { build } = await import("vite");
   await build({ configFile: path.join(DASHBOARD_SOURCE, "vite.config.ts"), logLevel: "error" });
 }
