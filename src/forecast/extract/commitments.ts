@@ -6,6 +6,7 @@
  */
 import { type NumberToken, readNumberAt } from "../numbers.js";
 import { holdsAny, holdsLetter, holdsWords, matchesOf } from "./matches.js";
+import { sentenceStartBefore } from "./sentence-starts.js";
 
 const HEDGE = String.raw`(?:(?:about|around|roughly|approximately|approx\.|maybe|just)\s+|~\s*)?`;
 const FIGURE_AHEAD = String.raw`(?=[-−$€£]?\.?\d)`;
@@ -60,6 +61,28 @@ const REVISED_TO_MARK = /to\s/i;
 const POINT_AFTER_MARK = /\bas\s+my\b/i;
 const YES_MARK = /yes/i;
 
+// A change is the reply's own when its sentence speaks in the first person ("I revise to 40%",
+// "raising my forecast to 35%") or opens with it ("Revising to 40%", "Initially 60%, now 48%");
+// otherwise it is a quantity of the world changing ("polls moved from 41% to 37%", "the bank
+// cut rates from 5% to 4.5%"), evidence rather than an answer.
+const FIRST_PERSON = /\b(?:I|I['’](?:m|ll|d|ve)|we|we['’](?:re|ll|d|ve)|me|my|us|our)(?![\w'’])/i;
+const OPENING =
+  /^[\s\-*•>#]*(?:(?:so|then|and|now|therefore|thus|hence|overall|on reflection|after (?:all|this|that)),?\s+)?(?:initially|originally|at first|previously|earlier)?[\s,]*[$€£]?[\d.,]*$/i;
+
+// How far before a change its sentence's start is looked for: a reply of one endless sentence
+// would be searched back to its start for every change.
+const SENTENCE_REACH = 300;
+
+/** Whether the change matched at `index`, its new figure at `figureAt`, is the reply's own. */
+function isOwnChange(text: string, index: number, figureAt: number): boolean {
+  const from = Math.max(0, index - SENTENCE_REACH);
+  const sentence = text.slice(from, figureAt);
+  const start = sentenceStartBefore(sentence, index - from)?.end ?? 0;
+  return (
+    FIRST_PERSON.test(sentence.slice(start)) || OPENING.test(sentence.slice(start, index - from))
+  );
+}
+
 /** Whether `text` holds what `mark` says each match holds: its words, a sign, or a letter. */
 function mayHold(text: string, mark: RegExp | readonly string[] | undefined): boolean {
   if (mark === undefined) return holdsLetter(text);
@@ -69,6 +92,7 @@ function mayHold(text: string, mark: RegExp | readonly string[] | undefined): bo
 /**
  * The last commitment `pattern` finds, searched for only where `mark` finds what each of its
  * matches holds: a word (see holdsWords in matches.ts) or a sign; without a mark, a letter.
+ * With `ownOnly`, only a change the reply makes to its own figure counts.
  */
 function lastOf(
   text: string,
@@ -76,12 +100,16 @@ function lastOf(
   rule: Commitment["rule"],
   figureAt: (match: RegExpExecArray) => number,
   mark?: RegExp | readonly string[],
+  ownOnly = false,
 ): Commitment | null {
   if (!mayHold(text, mark)) return null;
   let last: Commitment | null = null;
   for (const match of matchesOf(text, pattern)) {
-    const figure = readNumberAt(text, figureAt(match as RegExpExecArray));
-    if (figure !== null) last = { figure, index: match.index, rule };
+    const at = figureAt(match as RegExpExecArray);
+    const figure = readNumberAt(text, at);
+    if (figure !== null && (!ownOnly || isOwnChange(text, match.index, at))) {
+      last = { figure, index: match.index, rule };
+    }
   }
   return last;
 }
@@ -111,10 +139,10 @@ function lastExplicit(text: string): number {
  */
 export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
   const found = [
-    lastOf(text, REVISED_TO, "revision", afterMatch, REVISED_TO_MARK),
+    lastOf(text, REVISED_TO, "revision", afterMatch, REVISED_TO_MARK, true),
     lastOf(text, ARROW, "revision", afterMatch, ARROWS),
     lastOf(text, REVISED_LABEL, "revision", afterMatch),
-    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK),
+    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK, true),
     lastOf(text, POINT, "range_point", afterMatch),
     lastOf(text, POINT_AFTER, "range_point", atMatch, POINT_AFTER_MARK),
     ...(yesSide
