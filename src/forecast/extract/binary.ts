@@ -81,7 +81,7 @@ function lineBefore(text: string, index: number): string {
   return before.slice(before.lastIndexOf("\n") + 1);
 }
 
-function labelledProbabilities(text: string): RawNumber[] {
+function labelledProbabilities(text: string, strongOnly: boolean): RawNumber[] {
   const labelled: Labelled<RawNumber>[] = [];
   // Every label starts with a word.
   const worded = holdsLetter(text) && holdsAny(text, LABEL_ENDS);
@@ -103,7 +103,10 @@ function labelledProbabilities(text: string): RawNumber[] {
     const token = wholeNumber(match[1] ?? "");
     if (token !== null) labelled.push({ figure: token, index: match.index, strong: true });
   }
-  return strongest(labelled.sort((a, b) => a.index - b.index));
+  return strongest(
+    labelled.sort((a, b) => a.index - b.index),
+    strongOnly,
+  );
 }
 
 /** The last figure that is not a calendar year, unless it is quoted evidence. */
@@ -133,8 +136,12 @@ function* kept(
   for (const figure of figures) if (keep(figure)) yield figure;
 }
 
-/** A probability for "yes" from the most explicit statement in `text`. */
-export function extractBinary(text: string): Outcome<ForecastAnswer> {
+/**
+ * A probability for "yes" from the most explicit statement in `text`; with `committedOnly`,
+ * only from a reply object, a final marker or a label written with ":" or "=", never from a
+ * figure in prose ("There is roughly a 30% chance…" concludes a paragraph of reasoning too).
+ */
+export function extractBinary(text: string, committedOnly = false): Outcome<ForecastAnswer> {
   const plain = plainText(text);
   const prose = plainProbabilities(withoutDates(plain));
   const own = (keep: (figure: ProseFigure) => boolean) => () =>
@@ -147,7 +154,7 @@ export function extractBinary(text: string): Outcome<ForecastAnswer> {
       decisive: true,
       find: () => (holdsLetter(prose) ? rawOf(markedFigures(prose, FINAL_MARKER)) : []),
     },
-    { rule: "label", decisive: true, find: () => labelledProbabilities(prose) },
+    { rule: "label", decisive: true, find: () => labelledProbabilities(prose, committedOnly) },
   ];
   const loose: Tier<RawNumber>[] = [
     // Each of these yields one figure: the answer, or an invalid one when two contradict.
@@ -158,7 +165,7 @@ export function extractBinary(text: string): Outcome<ForecastAnswer> {
     { rule: "last_figure", decisive: true, find: () => lastFigure(prose) },
   ];
   const outcome = resolveTiers<RawNumber, number>(
-    concludesInWords(prose) ? explicit : [...explicit, ...loose],
+    concludesInWords(prose) || committedOnly ? explicit : [...explicit, ...loose],
     toProbability,
   );
   return mapOutcome(outcome, (probability) => ({ type: "binary", probability }));

@@ -18,9 +18,10 @@ const LINES_LOOKED_AT_FOR_A_SENTENCE = 64;
  * are those of the text from it on, as long as it is not under a heading that gives its figures
  * to someone else. Only a line written as a heading may be one, and one of figures alone ends
  * any, so the lines before the sentence are looked at back to one of those, and only a heading
- * among them is read.
+ * among them is read. When `headingUnread`, the text is the end of a longer reply, and a
+ * sentence with no such line before it may be under a heading left unread: -1.
  */
-export function lastSentenceStart(text: string, reader: LineReader): number {
+export function lastSentenceStart(text: string, reader: LineReader, headingUnread = false): number {
   const endsHeadings = reader.reply.names?.namedByFigures !== true;
   let sentence = -1;
   let looked = 0;
@@ -44,7 +45,7 @@ export function lastSentenceStart(text: string, reader: LineReader): number {
         return introducesAttributed(line, start, reader.reply) ? -1 : sentence;
       }
     }
-    if (start === 0) return sentence;
+    if (start === 0) return headingUnread ? -1 : sentence;
     end = start - 1;
   }
 }

@@ -67,13 +67,19 @@ export function lineStartBefore(text: string, index: number): number {
 /**
  * Runs of answer lines of one kind, split by lines of other text: the lines of `text` from
  * `from` on, found in place, since most lines of a long reply of figures need no copy of their own.
+ * With `headingUnread`, the first lines may be under a heading that gives them to someone else.
  */
-export function lineBlocks(text: string, from: number, reader: LineReader): Block[] {
+export function lineBlocks(
+  text: string,
+  from: number,
+  reader: LineReader,
+  headingUnread = false,
+): Block[] {
   const names = reader.reply.names;
   const blocks: Block[] = [];
   let current: Block | null = null;
   // Lines under a heading that gives them to someone else, up to the next line of other text.
-  let othersFigures = false;
+  let othersFigures = headingUnread;
   for (let start = from, end = 0; end < text.length; start = end + 1) {
     end = lineEnd(text, start);
     // An empty line changes nothing. A line of figures alone names no option (unless an

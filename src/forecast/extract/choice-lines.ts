@@ -34,8 +34,14 @@ function lastMarker(text: string): number {
  * Option probabilities from labelled lines, bullets, table rows and sentences, read from the
  * last line announcing the final answer when there is one; otherwise from the last sentence of
  * figures when a complete distribution follows it, and from the whole text when none does.
+ * With `underUnreadHeading`, the text is the end of a longer reply whose first lines may be under
+ * a heading left unread ("Market prices:"), and those up to a line of other text are not read.
  */
-export function choiceLines(text: string, options: OptionMap | null): ChoiceEntry[] {
+export function choiceLines(
+  text: string,
+  options: OptionMap | null,
+  underUnreadHeading = false,
+): ChoiceEntry[] {
   // "… 40% of the time last year. Final probabilities: OpenAI 0.3, …": from the marker on.
   const markerAt = lastMarker(text);
   const reader = new LineReader(new ChoiceText(text, options));
@@ -44,12 +50,16 @@ export function choiceLines(text: string, options: OptionMap | null): ChoiceEntr
   // before the marker, most of a long reply, is then not read at all.
   if (afterMarker.length > 0) return chooseDistribution(afterMarker, [], options);
   // The last complete distribution is chosen: one from the last sentence of figures on is.
-  const sentence = lastSentenceStart(text, reader);
+  const sentence = lastSentenceStart(text, reader, underUnreadHeading);
   if (sentence > 0) {
     const fromSentence = distributions(lineBlocks(text, sentence, reader));
     if (fromSentence.some((distribution) => isComplete(distribution, options))) {
       return chooseDistribution([], fromSentence, options);
     }
   }
-  return chooseDistribution([], distributions(lineBlocks(text, 0, reader)), options);
+  return chooseDistribution(
+    [],
+    distributions(lineBlocks(text, 0, reader, underUnreadHeading)),
+    options,
+  );
 }

@@ -52,8 +52,15 @@ function oneSideEntries(text: string, options: OptionMap | null): ChoiceEntry[][
   ];
 }
 
-/** Option probabilities from the most explicit statement in `text`. */
-export function extractChoices(text: string, options: OptionMap | null): Outcome<ForecastAnswer> {
+/**
+ * Option probabilities from the most explicit statement in `text`. `underUnreadHeading`: the
+ * text is the end of a longer reply, and its first lines may be under a heading left unread.
+ */
+export function extractChoices(
+  text: string,
+  options: OptionMap | null,
+  underUnreadHeading = false,
+): Outcome<ForecastAnswer> {
   const plain = withDecimalPoints(plainText(text));
   const outcome = resolveTiers<ChoiceEntry[], Record<string, number>>(
     [
@@ -62,7 +69,7 @@ export function extractChoices(text: string, options: OptionMap | null): Outcome
         rule: "option_lines",
         decisive: true,
         find: () => {
-          const entries = choiceLines(plain, options);
+          const entries = choiceLines(plain, options, underUnreadHeading);
           // Figures placed by no one option ("the president's party sits at 43%"), or by
           // one option only, leave the reply to the statement of one side of two, if any.
           const placed = new Set(

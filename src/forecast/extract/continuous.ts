@@ -54,9 +54,10 @@ function lastPlusMinus(
  * A mean and a standard deviation, each from its most explicit statement: a reply object,
  * "Mean:" and "SD:" lines, "42.5 ± 5.2", looser labels, tables, percentile lines, and as a last
  * resort a range ("between 30 and 50", "95% CI: 30–50") read at its stated coverage. Figures
- * keep their written scale: "3.5%" of a rate is 3.5.
+ * keep their written scale: "3.5%" of a rate is 3.5. With `committedOnly`, the mean is never
+ * read from a range or from a label written without ":" or "=".
  */
-export function extractContinuous(text: string): Outcome<ForecastAnswer> {
+export function extractContinuous(text: string, committedOnly = false): Outcome<ForecastAnswer> {
   const plain = quantityText(plainText(text));
   const prose = withoutDates(plain);
   const json = jsonQuantity(plain);
@@ -68,13 +69,15 @@ export function extractContinuous(text: string): Outcome<ForecastAnswer> {
   const rangeMean = range === null ? undefined : (range.low + range.high) / 2;
   // Each part from its most explicit statement: "label:" lines before figures in prose, whose
   // labels ("the 50-day average is 5,310") name the evidence as often as the answer.
-  const means: [string, number | undefined][] = [
+  const committedMeans: [string, number | undefined][] = [
     ["json", json.mean],
     ["labels", stated?.mean],
     ["mean_label", lastStrongLabelled(prose, MEAN_LABEL)],
     ["median_label", lastStrongLabelled(prose, MEDIAN_LABEL)],
     ["percentiles", fitted.mean],
     ["label", lastStrongLabelled(prose, ANSWER_LABEL)],
+  ];
+  const looseMeans = (): [string, number | undefined][] => [
     ["median_label", range?.levelStated ? lastLabelled(prose, MEDIAN_LABEL) : undefined],
     ["range_midpoint", range?.levelStated ? rangeMean : undefined],
     ["mean_label", lastLabelled(prose, MEAN_LABEL)],
@@ -82,6 +85,7 @@ export function extractContinuous(text: string): Outcome<ForecastAnswer> {
     ["label", lastLabelled(prose, ANSWER_LABEL)],
     ["range_midpoint", rangeMean],
   ];
+  const means = committedOnly ? committedMeans : [...committedMeans, ...looseMeans()];
   const found = means.find(([, value]) => value !== undefined);
   const standardDeviation =
     json.standardDeviation ??

@@ -1,6 +1,7 @@
 import { forgetKeptReadings } from "../last-reading.js";
 import type { AnswerType, ForecastAnswer, OptionMap } from "../types.js";
 import { extractBinary } from "./binary.js";
+import { opensUnderHeading } from "./choice-unread-heading.js";
 import { extractChoices } from "./choices.js";
 import { lastCommitment } from "./commitments.js";
 import { extractContinuous } from "./continuous.js";
@@ -9,6 +10,7 @@ import { contradictsItself, statesNoAnswer } from "./non-answers.js";
 import type { Outcome } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
 import { inQuestionUnit, questionScale } from "./question-scale.js";
+import { choiceWindow, type ReadingWindow, readingWindow } from "./reading-window.js";
 import { lastAnswerTag, plainText, withoutThinking } from "./reply-text.js";
 import { extractSingleValue } from "./single-value.js";
 import { toProbability } from "./validate.js";
@@ -23,28 +25,46 @@ export interface Reading {
   rule: string;
 }
 
+/**
+ * The part of `text` an answer of `type` is read from. A written answer is read from the whole
+ * text: its first line may be the answer, and its reading does not look at every figure.
+ */
+function windowFor(type: AnswerType, text: string): ReadingWindow {
+  if (type === "free_response") return { text, start: 0, cut: false };
+  return type === "multiple_choice" ? choiceWindow(text) : readingWindow(text);
+}
+
+/**
+ * The answer in `window` of `text`, read only by the rules for committed statements when the
+ * window leaves part of the text unread.
+ */
 function extractFrom(
   type: AnswerType,
   text: string,
+  window: ReadingWindow,
   options: OptionMap | null,
   fromTag: boolean,
 ): Outcome<ForecastAnswer> {
   switch (type) {
     case "binary":
-      return extractBinary(text);
+      return extractBinary(window.text, window.cut);
     case "multiple_choice":
-      return extractChoices(text, options);
+      return extractChoices(
+        window.text,
+        options,
+        window.cut && opensUnderHeading(text, window.start),
+      );
     case "continuous":
-      return extractContinuous(text);
+      return extractContinuous(window.text, window.cut);
     case "continuous_value_only":
-      return extractSingleValue(text);
+      return extractSingleValue(window.text, window.cut);
     case "free_response":
       return fromTag ? freeResponseFromTag(text) : freeResponseFromReply(text);
   }
 }
 
 /** A revision or point estimate that is the reply's last word on a numeric answer. */
-function committedFigure(type: AnswerType, text: string): Reading | null {
+function committedFigure(type: AnswerType, { text, cut }: ReadingWindow): Reading | null {
   if (type === "binary") {
     const commitment = lastCommitment(plainProbabilities(plainText(text)), true);
     const probability = commitment === null ? null : toProbability(commitment.figure);
@@ -58,7 +78,7 @@ function committedFigure(type: AnswerType, text: string): Reading | null {
   if (type === "continuous_value_only") {
     return { answer: { type, value: commitment.figure.value }, rule: commitment.rule };
   }
-  const spread = extractContinuous(text);
+  const spread = extractContinuous(text, cut);
   return spread.kind === "found" && spread.answer.type === "continuous"
     ? {
         answer: Object.assign({}, spread.answer, { mean: commitment.figure.value }),
@@ -67,9 +87,10 @@ function committedFigure(type: AnswerType, text: string): Reading | null {
     : null;
 }
 
-function fromOutcome(outcome: Outcome<ForecastAnswer>, prefix: string): Reading {
-  if (outcome.kind === "found") return { answer: outcome.answer, rule: prefix + outcome.rule };
-  return { answer: null, rule: outcome.kind === "invalid" ? "invalid_figure" : "nothing_found" };
+function fromOutcome(outcome: Outcome<ForecastAnswer>, cut: boolean): Reading {
+  if (outcome.kind === "found") return { answer: outcome.answer, rule: outcome.rule };
+  if (outcome.kind === "invalid") return { answer: null, rule: "invalid_figure" };
+  return { answer: null, rule: cut ? "nothing_found_at_end" : "nothing_found" };
 }
 
 /**
@@ -110,13 +131,14 @@ function readReply(
   if (type === "binary" && contradictsItself(text)) return { answer: null, rule: "contradiction" };
   const tag = lastAnswerTag(text);
   if (tag !== null) {
-    const fromTag = extractFrom(type, tag, options, true);
+    const fromTag = extractFrom(type, tag, windowFor(type, tag), options, true);
     if (fromTag.kind === "found") return { answer: fromTag.answer, rule: "answer_tag" };
     if (fromTag.kind === "invalid") return { answer: null, rule: "invalid_answer_tag" };
   }
-  const committed = committedFigure(type, text);
+  const window = windowFor(type, text);
+  const committed = committedFigure(type, window);
   if (committed !== null) return committed;
-  return fromOutcome(extractFrom(type, text, options, false), "");
+  return fromOutcome(extractFrom(type, text, window, options, false), window.cut);
 }
 
 /** The structured answer of a model's reply, or null when it states none that is valid. */

@@ -86,9 +86,10 @@ export function ownLabelledNumbers(text: string, label: QuantityLabel): Labelled
 
 /**
  * The figures worth trusting, in order: those after "label:" when there are any, since prose
- * mentions ("would mean 3 more launches") are written without a colon.
+ * mentions ("would mean 3 more launches") are written without a colon; only those when
+ * `strongOnly`.
  */
-export function strongest<T>(found: Labelled<T>[]): T[] {
+export function strongest<T>(found: Labelled<T>[], strongOnly = false): T[] {
   const strong = found.filter((entry) => entry.strong);
-  return (strong.length > 0 ? strong : found).map((entry) => entry.figure);
+  return (strong.length > 0 || strongOnly ? strong : found).map((entry) => entry.figure);
 }
