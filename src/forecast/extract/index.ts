@@ -100,6 +100,8 @@ function fromOutcome(outcome: Outcome<ForecastAnswer>, cut: boolean): Reading {
  * the most explicit to the loosest. A reply whose last statement is a placeholder, a refusal
  * or two contradicting figures has no answer, whatever figures it holds elsewhere. Given the
  * question, figures of a quantity are read in the unit it asks for ("in billions of dollars").
+ * A long reply is read from its end, by the rules for committed statements only (see
+ * reading-window.ts).
  */
 export function readAnswer(
   type: AnswerType,
