@@ -80,8 +80,8 @@ const compileSerializersOnFirstUse: SerializerFactory = (externalSchemas, option
   };
 };
 
-/** Builds the HTTP application around ready services; the caller decides when to listen. */
-export async function buildApp(services: Services, options: AppOptions = {}): Promise<App> {
+/** Fastify with the server's timeouts, logging, error shapes and lazily compiled serializers. */
+function createFastify(services: Services, options: AppOptions): App {
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger:
@@ -116,10 +116,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // (one that awaits the database, say); with this undocumented switch it closes the connection
   // after the answer. Completions still stop at a half-close (`clientGone`, http/sse.ts).
   Object.assign(app.server, { httpAllowHalfOpen: true });
+  return app;
+}
 
-  // Before any route, so every one is known to the 404's hint.
-  const routeNotFound = routeHints(app);
-  const metrics = new HttpMetrics(services.metrics.registry);
+/** Bodies parsed and validated, and what guards the server from slow or guessing clients. */
+function registerRequestHandling(app: App, services: Services, options: AppOptions): void {
   const validators = createRouteValidators(() => app.getSchemas());
   app.setValidatorCompiler(validators.compiler);
   if (options.compileValidatorsWhenReady) app.addHook("onReady", validators.compileAll);
@@ -133,6 +134,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     services.config.limits.failed_authentications_per_minute,
     services.clock,
   );
+}
+
+/**
+ * Errors in the common shape, a 402 with a top-up offer where payments are configured, and a
+ * client that left mid-body logged as such; a 404 names the routes near the one asked for.
+ */
+function registerErrorHandling(app: App, services: Services, metrics: HttpMetrics): void {
+  // Before any route, so every one is known to the 404's hint.
+  const routeNotFound = routeHints(app);
   const { topups } = services;
   const explain = async (error: Error, request: FastifyRequest): Promise<Error> => {
     const explained = asDatabaseOutage(error);
@@ -162,12 +172,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         ),
       ),
   );
+}
 
-  metrics.instrument(app);
-  // One line per answer that needed a repair or could not be read, by model, type and rule.
-  services.metrics.onUnreadAnswer((event) => {
-    app.log.warn({ forecast_answer: event }, `forecast answer ${event.outcome}`);
-  });
+/** The shared schemas, then every route: system, root, dashboard and the API under each prefix. */
+async function registerRoutes(
+  app: App,
+  services: Services,
+  options: AppOptions,
+  metrics: HttpMetrics,
+): Promise<void> {
   await app.register(swagger, openApiOptions(services.config));
   for (const schema of [
     ...SHARED_SCHEMAS,
@@ -190,5 +203,19 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       { prefix },
     );
   }
+}
+
+/** Builds the HTTP application around ready services; the caller decides when to listen. */
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<App> {
+  const app = createFastify(services, options);
+  const metrics = new HttpMetrics(services.metrics.registry);
+  registerErrorHandling(app, services, metrics);
+  registerRequestHandling(app, services, options);
+  metrics.instrument(app);
+  // One line per answer that needed a repair or could not be read, by model, type and rule.
+  services.metrics.onUnreadAnswer((event) => {
+    app.log.warn({ forecast_answer: event }, `forecast answer ${event.outcome}`);
+  });
+  await registerRoutes(app, services, options, metrics);
   return app;
 }

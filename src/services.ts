@@ -102,22 +102,17 @@ export interface ServiceOptions {
   researchLog?: ResearchLog;
 }
 
-export async function createServices(
-  config: Config,
-  options: ServiceOptions = {},
-): Promise<Services> {
-  const clock = options.clock ?? systemClock;
-  // Payment secrets are checked before anything is opened: a missing one stops the start.
-  const payments = config.payments
-    ? {
-        config: config.payments,
-        ...(await createPaymentSetup(config.payments, options.env ?? process.env)),
-      }
+/** Payment rails and their signer, checked before anything is opened; null without payments. */
+async function paymentSetup(config: Config, env: Record<string, string | undefined>) {
+  return config.payments
+    ? { config: config.payments, ...(await createPaymentSetup(config.payments, env)) }
     : null;
-  const researchSources = configuredSources(config.research, {
-    http: { ...HTTP_PROVIDERS, ...options.researchProviders },
-    env: options.env ?? process.env,
-  });
+}
+
+type Payments = NonNullable<Awaited<ReturnType<typeof paymentSetup>>>;
+
+/** The database, migrated unless `migrate` is false; closed again when migrating fails. */
+async function openDatabase(config: Config, migrate: boolean): Promise<DatabaseHandle> {
   const database = connectDatabase(config.database.url, {
     poolSize: config.database.pool_size,
     statementTimeoutMs: config.database.statement_timeout_ms,
@@ -127,45 +122,46 @@ export async function createServices(
       stderrClusterLog.error({ err: error }, "database connection failed; dropped"),
   });
   try {
-    if (options.migrate ?? true) await migrateToLatest(database);
+    if (migrate) await migrateToLatest(database);
   } catch (error) {
     await database.close();
     throw error;
   }
-  const cluster = await openCluster(config.database, database, stderrClusterLog);
-  const metrics = new ServiceMetrics();
-  const ledger = new Ledger(database.db, clock, newId("prc_", 16));
-  const holds = new HoldKeeper(database.db, ledger, clock, config.batches.lease_seconds);
-  const catalogue = new ModelCatalogue(config.models);
-  const files = new Files(
-    database.db,
-    await createBlobStore(config.files, options.env ?? process.env),
-    clock,
-  );
-  const calibrations = new Calibrations(
-    database.db,
-    clock,
-    (id) => catalogue.has(id),
-    (organizationId, id) => files.evaluationSummary(organizationId, id),
-  );
-  const providers = new ProviderRegistry(config.models, {
-    env: options.env ?? process.env,
-    describeForecast: describeBaselineForecast,
-  });
-  const completions = new CompletionPipeline({
+  return database;
+}
+
+/** What the completion pipeline is built from. */
+interface PipelineParts {
+  config: Config;
+  clock: Clock;
+  database: DatabaseHandle;
+  catalogue: ModelCatalogue;
+  providers: ProviderRegistry;
+  ledger: Ledger;
+  holds: HoldKeeper;
+  metrics: ServiceMetrics;
+  calibrations: Calibrations;
+  researchSources: ReturnType<typeof configuredSources>;
+  researchLog: ResearchLog | undefined;
+}
+
+/** Chat, text and Responses completions with their research, classifier and track record. */
+function completionPipeline(parts: PipelineParts): CompletionPipeline {
+  const { config, clock, database, providers, metrics } = parts;
+  return new CompletionPipeline({
     config,
     clock,
     database: database.db,
-    catalogue,
+    catalogue: parts.catalogue,
     providers,
-    ledger,
-    holds,
+    ledger: parts.ledger,
+    holds: parts.holds,
     metrics,
     classifier: new QuestionClassifier(config, providers),
     forecasts: new ForecastRecorder(database.db, stderrClusterLog),
-    calibrations,
+    calibrations: parts.calibrations,
     research: new Research(
-      researchSources(new ArchiveSource(database.db)),
+      parts.researchSources(new ArchiveSource(database.db)),
       {
         cacheSeconds: config.research.cache_seconds,
         contextTokens: config.research.context_tokens,
@@ -173,14 +169,83 @@ export async function createServices(
       {
         clock,
         metrics,
-        log: options.researchLog ?? stderrResearchLog(config.server.log_level),
+        log: parts.researchLog ?? stderrResearchLog(config.server.log_level),
       },
     ),
   });
+}
+
+/** Top-ups and the reconciliation of payments that landed unredeemed, for configured payments. */
+function paymentServices(
+  payments: Payments,
+  parts: { config: Config; clock: Clock; database: DatabaseHandle; ledger: Ledger },
+  accounts: Accounts,
+  apiKeys: ApiKeys,
+): { topups: Topups; reconciliation: Reconciliation } {
+  const { config, clock, database, ledger } = parts;
+  const realm = new URL(config.server.public_url).host;
+  return {
+    topups: new Topups({
+      db: database.db,
+      clock,
+      ledger,
+      accounts,
+      apiKeys,
+      signer: payments.signer,
+      rails: payments.rails,
+      realm,
+      challengeTtlSeconds: payments.config.challenge_ttl_seconds,
+      throttle: new CredentialThrottle(
+        windowCounter(database, CREDENTIAL_WINDOW_SECONDS),
+        clock,
+        payments.config.limits,
+      ),
+    }),
+    reconciliation: new Reconciliation({
+      db: database.db,
+      clock,
+      ledger,
+      accounts,
+      rails: payments.rails,
+      realm,
+    }),
+  };
+}
+
+/** Organizations, their keys and accounts, and the links that sign a browser in. */
+function accountServices(database: DatabaseHandle, clock: Clock, cluster: Cluster, ledger: Ledger) {
   const organizations = new Organizations(database.db, clock);
   const apiKeys = new ApiKeys(database.db, clock, cluster);
-  const accounts = new Accounts(database.db, organizations, apiKeys, ledger);
-  const batches = new Batches(database.db, clock, {
+  return {
+    organizations,
+    apiKeys,
+    accounts: new Accounts(database.db, organizations, apiKeys, ledger),
+    organizationKeys: new OrganizationKeys(database.db, clock, apiKeys),
+    signInLinks: new SignInLinks(database.db, clock, organizations, apiKeys),
+  };
+}
+
+/** What reads the money and the track record back: history, usage, costs, questions, scores. */
+function reportServices(database: DatabaseHandle, clock: Clock) {
+  return {
+    ledgerHistory: new LedgerHistory(database.db),
+    usage: new UsageReports(database.db),
+    costs: new CostReports(database.db),
+    questions: new Questions(database.db, clock),
+    scores: new Scores(database.db),
+  };
+}
+
+/** The batch API, announcing new work to the cluster's workers. */
+function batchService(
+  parts: { config: Config; clock: Clock; database: DatabaseHandle; ledger: Ledger },
+  files: Files,
+  catalogue: ModelCatalogue,
+  completions: CompletionPipeline,
+  cluster: Cluster,
+): Batches {
+  const { config, database, ledger } = parts;
+  const batches = new Batches(database.db, parts.clock, {
     db: database.db,
     files,
     knownModel: (id) => catalogue.has(id),
@@ -192,20 +257,66 @@ export async function createServices(
     balanceNanos: (organizationId) => ledger.balance(organizationId),
   });
   batches.listen(() => cluster.announceBatchWork());
+  return batches;
+}
+
+export async function createServices(
+  config: Config,
+  options: ServiceOptions = {},
+): Promise<Services> {
+  const clock = options.clock ?? systemClock;
+  const env = options.env ?? process.env;
+  // Payment secrets and research sources are checked before anything is opened: a missing
+  // secret stops the start.
+  const payments = await paymentSetup(config, env);
+  const researchSources = configuredSources(config.research, {
+    http: { ...HTTP_PROVIDERS, ...options.researchProviders },
+    env,
+  });
+  const database = await openDatabase(config, options.migrate ?? true);
+  const cluster = await openCluster(config.database, database, stderrClusterLog);
+  const metrics = new ServiceMetrics();
+  const ledger = new Ledger(database.db, clock, newId("prc_", 16));
+  const holds = new HoldKeeper(database.db, ledger, clock, config.batches.lease_seconds);
+  const catalogue = new ModelCatalogue(config.models);
+  const files = new Files(database.db, await createBlobStore(config.files, env), clock);
+  const calibrations = new Calibrations(
+    database.db,
+    clock,
+    (id) => catalogue.has(id),
+    (organizationId, id) => files.evaluationSummary(organizationId, id),
+  );
+  const providers = new ProviderRegistry(config.models, {
+    env,
+    describeForecast: describeBaselineForecast,
+  });
+  const completions = completionPipeline({
+    config,
+    clock,
+    database,
+    catalogue,
+    providers,
+    ledger,
+    holds,
+    metrics,
+    calibrations,
+    researchSources,
+    researchLog: options.researchLog,
+  });
+  const accounts = accountServices(database, clock, cluster, ledger);
+  const core = { config, clock, database, ledger };
+  const batches = batchService(core, files, catalogue, completions, cluster);
+  const paid = payments
+    ? paymentServices(payments, core, accounts.accounts, accounts.apiKeys)
+    : null;
   return {
     config,
     clock,
     database,
     metrics,
-    organizations,
-    apiKeys,
-    accounts,
-    organizationKeys: new OrganizationKeys(database.db, clock, apiKeys),
+    ...accounts,
+    ...reportServices(database, clock),
     ledger,
-    ledgerHistory: new LedgerHistory(database.db),
-    usage: new UsageReports(database.db),
-    costs: new CostReports(database.db),
-    signInLinks: new SignInLinks(database.db, clock, organizations, apiKeys),
     holds,
     cluster,
     catalogue,
@@ -218,37 +329,9 @@ export async function createServices(
     completions,
     files,
     batches,
-    questions: new Questions(database.db, clock),
     calibrations,
-    scores: new Scores(database.db),
-    topups: payments
-      ? new Topups({
-          db: database.db,
-          clock,
-          ledger,
-          accounts,
-          apiKeys,
-          signer: payments.signer,
-          rails: payments.rails,
-          realm: new URL(config.server.public_url).host,
-          challengeTtlSeconds: payments.config.challenge_ttl_seconds,
-          throttle: new CredentialThrottle(
-            windowCounter(database, CREDENTIAL_WINDOW_SECONDS),
-            clock,
-            payments.config.limits,
-          ),
-        })
-      : null,
-    reconciliation: payments
-      ? new Reconciliation({
-          db: database.db,
-          clock,
-          ledger,
-          accounts,
-          rails: payments.rails,
-          realm: new URL(config.server.public_url).host,
-        })
-      : null,
+    topups: paid?.topups ?? null,
+    reconciliation: paid?.reconciliation ?? null,
     close: () =>
       runEvery([
         () => ledger.close(),
