@@ -29,13 +29,8 @@ export interface TextProfile {
   readonly removedAs: "" | " ";
   /** A comment or hidden element that is never closed: left as text, or all from it dropped. */
   readonly unclosed: "kept" | "dropped";
+  /** Named entities decoded, looked up in lower case. */
   readonly namedEntities: Readonly<Record<string, string>>;
-  /**
-   * "any case": a name is looked up in lower case. "exact case first": as written, then in lower
-   * case; the two differ only for names the table inherits (`&toString;` reads as a function's
-   * source), a reading kept because stored text depends on it.
-   */
-  readonly entityCase: "any case" | "exact case first";
   /** What a numeric reference to no character (`&#0;`, a surrogate) becomes; null: as written. */
   readonly invalidReference: string | null;
   /** What ends a line of text; any other whitespace is a space. */
@@ -269,11 +264,11 @@ export function decodeEntities(text: string, profile: TextProfile): string {
   if (!text.includes("&")) return text;
   return text.replace(ENTITY, (entity, body: string) => {
     if (body.startsWith("#")) return decodeNumeric(body) ?? profile.invalidReference ?? entity;
-    const names = profile.namedEntities;
-    const lower = body.toLowerCase();
-    const decoded =
-      profile.entityCase === "any case" ? names[lower] : (names[body] ?? names[lower]);
-    return decoded ?? entity;
+    const name = body.toLowerCase();
+    // Own names only: an inherited one (`&constructor;`) would read as a function's source.
+    return Object.hasOwn(profile.namedEntities, name)
+      ? (profile.namedEntities[name] ?? entity)
+      : entity;
   });
 }
 

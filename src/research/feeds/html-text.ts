@@ -32,7 +32,6 @@ const FEED_TEXT: TextProfile = {
     middot: "·",
     bull: "•",
   },
-  entityCase: "exact case first",
   invalidReference: " ",
   lineBreaks: /\n/,
   paragraphs: false,

@@ -49,7 +49,6 @@ const PROVIDER_TEXT: TextProfile = {
     semi: ";",
     num: "#",
   },
-  entityCase: "any case",
   invalidReference: null,
   lineBreaks: /\r\n|[\n\r\u2028\u2029]/,
   paragraphs: true,
