@@ -157,11 +157,7 @@ export async function recordOutcome(
       lease_owner: null,
       lease_until: null,
     })
-    .where("batch_id", "=", fence.batchId)
-    .where("line_number", "=", fence.lineNumber)
-    .where("status", "=", "running")
-    .where("lease_owner", "=", fence.owner)
-    .where("attempts", "=", fence.attempts)
+    .where((eb) => eb.and(stillOwned(fence)))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -171,11 +167,7 @@ export async function requeue(db: Db, fence: LineFence, availableAt: number): Pr
   const result = await db.query
     .updateTable("batch_lines")
     .set({ status: "queued", available_at: availableAt, lease_owner: null, lease_until: null })
-    .where("batch_id", "=", fence.batchId)
-    .where("line_number", "=", fence.lineNumber)
-    .where("status", "=", "running")
-    .where("lease_owner", "=", fence.owner)
-    .where("attempts", "=", fence.attempts)
+    .where((eb) => eb.and(stillOwned(fence)))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -191,6 +183,17 @@ export async function returnLine(db: Db, fence: LineFence): Promise<boolean> {
      where batch_id = ${fence.batchId} and line_number = ${fence.lineNumber}
        and status = 'running' and lease_owner = ${fence.owner} and attempts = ${fence.attempts}`);
   return changed > 0;
+}
+
+/** The line as it stands while this attempt owns it: still running, under its owner and attempt. */
+function stillOwned(fence: LineFence) {
+  return {
+    batch_id: fence.batchId,
+    line_number: fence.lineNumber,
+    status: "running" as const,
+    lease_owner: fence.owner,
+    attempts: fence.attempts,
+  };
 }
 
 /** The columns of a line that ends failed with no response (it never ran, or never finished). */

@@ -34,15 +34,7 @@ function endsEveryMatch(code: number): boolean {
   }
   // Non-ASCII: spaces, the minus sign, euro, pound and "≈" may stand inside.
   return !(
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff ||
+    isSpaceCode(code) ||
     code === 0x2212 ||
     code === 0x20ac ||
     code === 0xa3 ||

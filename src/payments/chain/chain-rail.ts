@@ -9,12 +9,11 @@ import {
   PaymentProblem,
   paymentInsufficient,
   verificationFailed,
-  verifierUnavailable,
   wrongNetwork,
 } from "../problems.js";
 import type { ChargeContext, PaymentOffer, PaymentRail, VerifiedPayment } from "../rail.js";
 import { challengeNonce, isChallengeMemo } from "./attribution.js";
-import { JsonRpcError, type JsonRpcTransport } from "./json-rpc.js";
+import { JsonRpcError, type JsonRpcTransport, nodeLookup } from "./json-rpc.js";
 import { ChainTransferScan } from "./transfer-scan.js";
 import { type ChainReceipt, readReceipt, sameAddress, transferOutcome } from "./transfers.js";
 
@@ -94,7 +93,7 @@ export class ChainPaymentRail implements PaymentRail {
   }
 
   async checkNetwork(): Promise<void> {
-    const answer = await this.rpc("eth_chainId", []);
+    const answer = await nodeLookup(this.node, "eth_chainId", []);
     const chainId =
       typeof answer === "string" && /^0x[0-9a-f]+$/i.test(answer) ? Number(answer) : null;
     if (chainId !== this.config.chain_id) {
@@ -171,7 +170,7 @@ export class ChainPaymentRail implements PaymentRail {
   }
 
   private async minedReceipt(hash: string): Promise<ChainReceipt> {
-    const answer = await this.rpc("eth_getTransactionReceipt", [hash]);
+    const answer = await nodeLookup(this.node, "eth_getTransactionReceipt", [hash]);
     if (answer === null) {
       throw new PaymentPending(hash.toLowerCase(), `Transaction ${hash} is not on chain yet.`);
     }
@@ -260,24 +259,12 @@ export class ChainPaymentRail implements PaymentRail {
         );
       }
       if (!(error instanceof JsonRpcError)) throw error;
-      const known = await this.rpc("eth_getTransactionReceipt", [hash]);
+      const known = await nodeLookup(this.node, "eth_getTransactionReceipt", [hash]);
       const receipt = readReceipt(known);
       if (receipt) return receipt;
       throw verificationFailed(`The chain refused the transaction: ${error.message}`);
     }
     return this.minedReceipt(hash);
-  }
-
-  /** A lookup the node failed to answer tells nothing about the payment: a 502, not a 402. */
-  private async rpc(method: string, params: unknown[]): Promise<unknown> {
-    try {
-      return await this.node.call(method, params);
-    } catch (error) {
-      if (error instanceof JsonRpcError) {
-        throw verifierUnavailable("The chain node", `${method} failed: ${error.message}`);
-      }
-      throw error;
-    }
   }
 }
 

@@ -19,6 +19,25 @@ export interface JsonRpcTransport {
 
 const NODE = "The chain node";
 
+/**
+ * The node's answer to a lookup. A JSON-RPC error there tells nothing about the payment being
+ * checked: it is a 502 (the verifier is unavailable), not a 402.
+ */
+export async function nodeLookup(
+  node: JsonRpcTransport,
+  method: string,
+  params: unknown[],
+): Promise<unknown> {
+  try {
+    return await node.call(method, params);
+  } catch (error) {
+    if (error instanceof JsonRpcError) {
+      throw verifierUnavailable(NODE, `${method} failed: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
 /** JSON-RPC over HTTP POST. */
 export class HttpJsonRpcTransport implements JsonRpcTransport {
   private nextId = 1;

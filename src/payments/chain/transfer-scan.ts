@@ -4,7 +4,7 @@ import { isRecord } from "../credential.js";
 import { verifierUnavailable } from "../problems.js";
 import type { LandedPayment, PaymentScan } from "../rail.js";
 import { memoNonce } from "./attribution.js";
-import { JsonRpcError, type JsonRpcTransport } from "./json-rpc.js";
+import { type JsonRpcTransport, nodeLookup } from "./json-rpc.js";
 import { TRANSFER_WITH_MEMO_ABI } from "./transfers.js";
 
 /** Blocks asked for in one `eth_getLogs`: within what hosted nodes accept. */
@@ -26,7 +26,7 @@ export class ChainTransferScan implements PaymentScan {
   }
 
   async head(): Promise<number> {
-    return quantity(await this.rpc("eth_blockNumber", []), "eth_blockNumber");
+    return quantity(await nodeLookup(this.node, "eth_blockNumber", []), "eth_blockNumber");
   }
 
   /** The first block mined at or after `timeMs` (a binary search over block timestamps). */
@@ -52,7 +52,7 @@ export class ChainTransferScan implements PaymentScan {
     const unit = 10n ** BigInt(this.config.decimals - 2);
     for (let from = fromBlock; from <= toBlock; from += BLOCKS_PER_QUERY) {
       const to = Math.min(toBlock, from + BLOCKS_PER_QUERY - 1);
-      const logs = await this.rpc("eth_getLogs", [
+      const logs = await nodeLookup(this.node, "eth_getLogs", [
         {
           fromBlock: `0x${from.toString(16)}`,
           toBlock: `0x${to.toString(16)}`,
@@ -100,20 +100,12 @@ export class ChainTransferScan implements PaymentScan {
   }
 
   private async timestampOf(block: number): Promise<number> {
-    const answer = await this.rpc("eth_getBlockByNumber", [`0x${block.toString(16)}`, false]);
+    const answer = await nodeLookup(this.node, "eth_getBlockByNumber", [
+      `0x${block.toString(16)}`,
+      false,
+    ]);
     if (!isRecord(answer)) throw unusable("eth_getBlockByNumber");
     return quantity(answer.timestamp, "eth_getBlockByNumber");
-  }
-
-  private async rpc(method: string, params: unknown[]): Promise<unknown> {
-    try {
-      return await this.node.call(method, params);
-    } catch (error) {
-      if (error instanceof JsonRpcError) {
-        throw verifierUnavailable("The chain node", `${method} failed: ${error.message}`);
-      }
-      throw error;
-    }
   }
 }
 
