@@ -147,9 +147,13 @@ class Reading {
   /** The text with the markup removed; copied a run at a time, up to the next removal. */
   withoutMarkup(): string {
     const html = this.html;
+    if (!this.mayRemove()) return html;
     let text = "";
     let copied = 0;
     for (let at = html.indexOf("<"); at >= 0; ) {
+      // Markup ends at a ">" (of a tag, "-->" or a closing tag): with none left, nothing more
+      // is removed, unless an unclosed comment or element takes the rest with it.
+      if (this.profile.unclosed === "kept" && this.endAfter(">", at) === null) break;
       const removal = this.removalAt(at);
       if (removal === null) {
         at = html.indexOf("<", at + 1);
@@ -160,6 +164,26 @@ class Reading {
       at = html.indexOf("<", removal.end);
     }
     return copied === 0 ? html : text + html.slice(copied);
+  }
+
+  /**
+   * Whether any markup of this reading's kinds could be removed: each ends at what closes it
+   * (`>`, `-->`, a closing tag) unless an unclosed one is dropped. Checked first with one search
+   * each, so a reading with nothing to remove does not look at every `<` of a hostile text.
+   */
+  private mayRemove(): boolean {
+    const html = this.html;
+    if ((this.blocks || this.tags) && html.includes(">")) return true;
+    if (this.profile.unclosed === "dropped") return this.comments || this.hidden;
+    if (this.comments && html.includes("-->")) return true;
+    return (
+      this.hidden &&
+      [...this.profile.hiddenElements].some((name) => {
+        const closing = closingTag(name);
+        closing.lastIndex = 0;
+        return closing.test(html);
+      })
+    );
   }
 
   private removalAt(at: number): Removal | null {
@@ -217,9 +241,19 @@ class Reading {
   }
 }
 
-/** The closing tag of an element: any case, spaces allowed before `>`. */
+const closingTags = new Map<string, RegExp>();
+
+/**
+ * The closing tag of an element: any case, spaces allowed before `>`. Made once per name: a
+ * text of thousands of unclosed `<script>` would otherwise make a pattern for each.
+ */
 function closingTag(name: string): RegExp {
-  return new RegExp(`<\\/${name}\\s*>`, "gi");
+  let pattern = closingTags.get(name);
+  if (pattern === undefined) {
+    pattern = new RegExp(`<\\/${name}\\s*>`, "gi");
+    closingTags.set(name, pattern);
+  }
+  return pattern;
 }
 
 /**
