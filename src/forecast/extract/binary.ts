@@ -3,6 +3,7 @@ import { numbersFromEnd } from "../numbers-from-end.js";
 import type { ForecastAnswer } from "../types.js";
 import { lastConclusion, lastDigitAt, lastOwnFigure } from "./conclusions.js";
 import { isEvidence } from "./evidence.js";
+import { FINAL_MARKER } from "./final-marker.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, strongest } from "./labelled.js";
 import { allCases, holdsAny, holdsLetter, matchesHolding, matchesOf } from "./matches.js";
@@ -47,9 +48,6 @@ const HEADING_LABEL =
 // "Initial estimate: 50%", "Base rate probability: 10%", "Confidence in this forecast: 80%".
 const REFERENCE_BEFORE =
   /\b(?:initial|preliminary|prior|base[- ]?rate|market|community|crowd|outside[- ]view|starting|naive|historical|confidence)\b[^\n]{0,40}$/i;
-// Phrases that mark the answer itself: the figure after the last of them beats any label.
-const FINAL_MARKER =
-  /\b(?:final\s+(?:answer|forecast|probability|estimate|prediction|call|number|assessment|odds)\b|final\s*(?=[:=])|bottom line\b|in conclusion\b|verdict\b|I(?:'ll| will)? land (?:at|on)\b|landing (?:at|on)\b|I(?:'ll| will)? settle (?:on|at)\b|settling (?:on|at)\b|I(?:'ll| will)? go with\b|I arrive at\b|I end up (?:at|with)\b)/gi;
 // A conclusion in words after the last figure ("I'd say it's unlikely", "better than even"): the
 // figures before it are the evidence, not the answer, so prose is not read for one.
 const VERDICT_IN_WORDS =

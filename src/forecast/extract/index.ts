@@ -5,6 +5,7 @@ import { opensUnderHeading } from "./choice-unread-heading.js";
 import { extractChoices } from "./choices.js";
 import { lastCommitment } from "./commitments.js";
 import { extractContinuous } from "./continuous.js";
+import { finalQuantity } from "./final-statement.js";
 import { freeResponseFromReply, freeResponseFromTag } from "./free-response.js";
 import { contradictsItself, statesNoAnswer } from "./non-answers.js";
 import type { Outcome } from "./outcome.js";
@@ -63,10 +64,15 @@ function extractFrom(
   }
 }
 
+// A change made on a condition or to the spread, written after every statement of the answer,
+// leaves it open: the earlier figure may no longer be the one the reply commits to.
+const OPEN: Reading = { answer: null, rule: "invalid_figure" };
+
 /** A revision or point estimate that is the reply's last word on a numeric answer. */
 function committedFigure(type: AnswerType, { text, cut }: ReadingWindow): Reading | null {
   if (type === "binary") {
     const commitment = lastCommitment(plainProbabilities(plainText(text)), true);
+    if (commitment?.settles === false) return OPEN;
     const probability = commitment === null ? null : toProbability(commitment.figure);
     return commitment === null || probability === null
       ? null
@@ -75,6 +81,7 @@ function committedFigure(type: AnswerType, { text, cut }: ReadingWindow): Readin
   if (type !== "continuous_value_only" && type !== "continuous") return null;
   const commitment = lastCommitment(plainText(text), false);
   if (commitment === null) return null;
+  if (!commitment.settles) return OPEN;
   if (type === "continuous_value_only") {
     return { answer: { type, value: commitment.figure.value }, rule: commitment.rule };
   }
@@ -138,6 +145,10 @@ function readReply(
   const window = windowFor(type, text);
   const committed = committedFigure(type, window);
   if (committed !== null) return committed;
+  if (type === "continuous" || type === "continuous_value_only") {
+    const final = finalQuantity(type, window.text);
+    if (final.kind !== "none") return fromOutcome(final, window.cut);
+  }
   return fromOutcome(extractFrom(type, text, window, options, false), window.cut);
 }
 
