@@ -11,7 +11,13 @@ import { mapOutcome, type Outcome, resolveTiers, type Tier } from "./outcome.js"
 import { plainProbabilities } from "./probability-phrases.js";
 import { type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
 import { plainText } from "./reply-text.js";
-import { markedFigures, NO_LABEL, type StatedFigure, statedAt } from "./stated-figure.js";
+import {
+  markedFigures,
+  NO_LABEL,
+  type StatedFigure,
+  statedAt,
+  TERM_OF_SUM,
+} from "./stated-figure.js";
 import { type RawNumber, rawNumberFrom, toProbability } from "./validate.js";
 
 // Most specific first: a reply object may also carry a "value" or an "estimate" of something else.
@@ -91,6 +97,8 @@ function labelledProbabilities(text: string, strongOnly: boolean): RawNumber[] {
     const strong = /[:=|]\s*$/.test(match[0]);
     // "the chance of a shutdown is 60%", after "according to the CBO", is a quoted figure.
     if (figure === null || (!strong && isEvidence(text, figure.start, figure.end))) continue;
+    // "P(YES) = 1 - 0.8 = 0.2": the label's first figure is a term of the sum, not its value.
+    if (TERM_OF_SUM.test(text.slice(figure.end, figure.end + 12))) continue;
     labelled.push({ figure: figure.raw, index: match.index, strong });
   }
   for (const match of matchesHolding(text, HEADING_LABEL, "#")) {

@@ -8,6 +8,7 @@ import { type NumberToken, readNumberAt } from "../numbers.js";
 import { changesSpread, isConditional, isOthers } from "./commitment-context.js";
 import { holdsAny, holdsLetter, holdsWords, matchesOf } from "./matches.js";
 import { sentenceStartBefore } from "./sentence-starts.js";
+import { TERM_OF_SUM } from "./stated-figure.js";
 
 const HEDGE = String.raw`(?:(?:about|around|roughly|approximately|approx\.|maybe|just)\s+|~\s*)?`;
 const FIGURE_AHEAD = String.raw`(?=[-−$€£]?\.?\d)`;
@@ -113,6 +114,8 @@ interface Checks {
   notOthers?: boolean;
   /** The figure ends its clause. */
   endsClause?: boolean;
+  /** The figure is not the first term of a sum ("P(YES) = 1 - 0.8 = 0.2"). */
+  notTerm?: boolean;
 }
 
 /**
@@ -135,6 +138,7 @@ function lastOf(
     if (figure === null) continue;
     if (checks.ownOnly && !isOwnChange(text, match.index, at)) continue;
     if (checks.notOthers && isOthers(text, match.index, figure)) continue;
+    if (checks.notTerm && TERM_OF_SUM.test(text.slice(figure.end, figure.end + 12))) continue;
     if (checks.endsClause && !CLAUSE_ENDS_AFTER.test(text.slice(figure.end, figure.end + 40))) {
       continue;
     }
@@ -182,7 +186,10 @@ export function lastCommitment(text: string, yesSide: boolean): Commitment | nul
     ...(yesSide
       ? [
           lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch, YES_MARK, { notOthers: true }),
-          lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch, YES_MARK, { notOthers: true }),
+          lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch, YES_MARK, {
+            notOthers: true,
+            notTerm: true,
+          }),
         ]
       : []),
   ].filter((commitment): commitment is Commitment => commitment !== null);

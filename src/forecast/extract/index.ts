@@ -1,12 +1,14 @@
 import { forgetKeptReadings } from "../last-reading.js";
 import type { AnswerType, ForecastAnswer, OptionMap } from "../types.js";
 import { extractBinary } from "./binary.js";
+import { revisesAfterChoices } from "./choice-revision.js";
 import { opensUnderHeading } from "./choice-unread-heading.js";
 import { extractChoices } from "./choices.js";
 import { lastCommitment } from "./commitments.js";
 import { extractContinuous } from "./continuous.js";
 import { finalQuantity } from "./final-statement.js";
 import { freeResponseFromReply, freeResponseFromTag } from "./free-response.js";
+import { lastNoSideChance } from "./no-side.js";
 import { contradictsItself, statesNoAnswer } from "./non-answers.js";
 import type { Outcome } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
@@ -94,6 +96,15 @@ function committedFigure(type: AnswerType, { text, cut }: ReadingWindow): Readin
     : null;
 }
 
+/**
+ * Whether a reading took a figure that is not the answer's: the chance of "no" read as the
+ * chance of "yes", or option lines whose figures a later paragraph changes.
+ */
+function readsWrongSide(answer: ForecastAnswer, text: string, options: OptionMap | null): boolean {
+  if (answer.type === "binary") return lastNoSideChance(text) === answer.probability;
+  return answer.type === "multiple_choice" && revisesAfterChoices(text, options);
+}
+
 function fromOutcome(outcome: Outcome<ForecastAnswer>, cut: boolean): Reading {
   if (outcome.kind === "found") return { answer: outcome.answer, rule: outcome.rule };
   if (outcome.kind === "invalid") return { answer: null, rule: "invalid_figure" };
@@ -149,7 +160,9 @@ function readReply(
     const final = finalQuantity(type, window.text);
     if (final.kind !== "none") return fromOutcome(final, window.cut);
   }
-  return fromOutcome(extractFrom(type, text, window, options, false), window.cut);
+  const outcome = extractFrom(type, text, window, options, false);
+  if (outcome.kind === "found" && readsWrongSide(outcome.answer, window.text, options)) return OPEN;
+  return fromOutcome(outcome, window.cut);
 }
 
 /** The structured answer of a model's reply, or null when it states none that is valid. */
