@@ -1,5 +1,6 @@
 import { withoutDates } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
+import { isOthers } from "./commitment-context.js";
 import { labelledNumbers } from "./labelled.js";
 import type { Outcome } from "./outcome.js";
 import { normalFromPercentiles, percentileStatement } from "./percentiles.js";
@@ -45,7 +46,11 @@ function lastPlusMinus(
 ): { mean: number; standardDeviation: number } | null {
   const spread = plusMinus(text);
   if (spread === null) return null;
-  const meanAt = labelledNumbers(text, MEAN_LABEL).at(-1)?.index ?? -1;
+  // Someone else's mean after it ("The Fed's central estimate is 4,527") restates nothing.
+  const meanAt =
+    labelledNumbers(text, MEAN_LABEL)
+      .filter((entry) => !isOthers(text, entry.index, entry.figure))
+      .at(-1)?.index ?? -1;
   const rangeAt = range?.levelStated === true ? range.index : -1;
   return Math.max(percentilesAt, rangeAt, meanAt) > spread.index ? null : spread;
 }

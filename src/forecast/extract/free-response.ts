@@ -49,6 +49,11 @@ const HEADING =
 const SENTENCE_VERB =
   /\b(?:is|are|was|were|remains?|will|would|could|may|might|seems?|looks?|has|have|had|wins?|leads?)\b/i;
 
+// A word of a name: capitalised or a figure ("Rep. Okafor", "Guinea-Bissau", "Apollo 11"), or
+// a joiner ("Trinidad and Tobago", "Côte d'Ivoire"). "Several factors matter here" is a sentence.
+const NAME_WORD =
+  /^(?:[\p{Lu}\p{N}"“'‘(]|(?:and|of|the|de|del|la|le|les|du|da|von|van|der|den|y|d['’]\p{L}+|al|bin|el|&)$)/u;
+
 function isCommittedName(paragraph: string): boolean {
   // Checked on length first: a long paragraph is prose, whatever its wrappers.
   if (paragraph.length > 2 * SHORT_ANSWER_LENGTH || paragraph.includes("\n")) return false;
@@ -61,7 +66,8 @@ function isCommittedName(paragraph: string): boolean {
     !/[,;:!?]/.test(name) &&
     !HEADING.test(name) &&
     !SENTENCE_VERB.test(name) &&
-    !ABOUT_RIVALS.test(name)
+    !ABOUT_RIVALS.test(name) &&
+    name.split(/\s+/).every((word) => NAME_WORD.test(word))
   );
 }
 
