@@ -24,6 +24,7 @@ const CORRECTIONS = [
   (p: number) => `\n\nEdit: ${p}%`,
   (p: number) => `No, wait: ${p}% instead.`,
   (p: number) => `Scratch that, I'd say ${p}%.`,
+  (p: number) => `Actually closer to ${p}%.`,
 ];
 
 describe("a correction of the figure just written", () => {

@@ -29,7 +29,7 @@ const REVISED_LABEL = new RegExp(
 // that 25%", "Edit: 25%". The figure must end its clause: in "Actually, 40% of voters…" it is
 // a quantity, not a correction.
 const CORRECTED = new RegExp(
-  String.raw`\b(?:actually|on second thought|correction|edit|scratch that|no,?\s+wait|make (?:it|that))\b[\s,:;.—–-]*(?:(?:make (?:it|that)|I['’]d (?:say|go with)|I(?:['’]ll)? (?:say|go with)|let['’]s say|say)\s+)?${HEDGE}${FIGURE_AHEAD}`,
+  String.raw`\b(?:actually|on second thought|correction|edit|scratch that|no,?\s+wait|make (?:it|that))\b[\s,:;.—–-]*(?:(?:make (?:it|that)|I['’]d (?:say|go with)|I(?:['’]ll)? (?:say|go with)|let['’]s say|say|(?:it['’]s\s+)?(?:closer|nearer) to|more like)\s+)?${HEDGE}${FIGURE_AHEAD}`,
   "gi",
 );
 const CLAUSE_ENDS_AFTER =

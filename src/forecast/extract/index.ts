@@ -16,6 +16,7 @@ import { inQuestionUnit, questionScale } from "./question-scale.js";
 import { choiceWindow, type ReadingWindow, readingWindow } from "./reading-window.js";
 import { lastAnswerTag, plainText, withoutThinking } from "./reply-text.js";
 import { extractSingleValue } from "./single-value.js";
+import { changedAfterTag } from "./tag-revision.js";
 import { toProbability } from "./validate.js";
 
 /**
@@ -150,7 +151,11 @@ function readReply(
   const tag = lastAnswerTag(text);
   if (tag !== null) {
     const fromTag = extractFrom(type, tag, windowFor(type, tag), options, true);
-    if (fromTag.kind === "found") return { answer: fromTag.answer, rule: "answer_tag" };
+    if (fromTag.kind === "found") {
+      return changedAfterTag(text, fromTag.answer)
+        ? OPEN
+        : { answer: fromTag.answer, rule: "answer_tag" };
+    }
     if (fromTag.kind === "invalid") return { answer: null, rule: "invalid_answer_tag" };
   }
   const window = windowFor(type, text);
