@@ -1,7 +1,7 @@
 import { spacesEnd } from "../number-tokens.js";
 import { isYearLike, type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
 import { type NumbersFromEnd, numbersFromEnd } from "../numbers-from-end.js";
-import { isEvidence } from "./evidence.js";
+import { isEvidence, sourcedAfter } from "./evidence.js";
 import { normalQuantile } from "./normal.js";
 
 // "42.5 ± 5.2", "1,750,000 (σ = 150,000)", "14.2 seats (SD 2.1)": a figure and its spread.
@@ -163,10 +163,14 @@ function rangeOf(text: string, low: NumberToken, high: NumberToken): Interval | 
   };
 }
 
-/** The last figure, passing over calendar years unless nothing else is written. */
+/**
+ * The last figure not followed by its source or the past ("$1.8 trillion last year"), passing
+ * over calendar years unless nothing else is written.
+ */
 export function lastQuantity(text: string): NumberToken | null {
   let last: NumberToken | null = null;
   for (const token of numbersFromEnd(text).backwards()) {
+    if (sourcedAfter(text, token.end)) continue;
     if (!isYearLike(token)) return token;
     last ??= token;
   }
