@@ -64,6 +64,8 @@ export interface Commitment {
   rule: "revision" | "range_point" | "yes_side";
   /** False for a change made on a condition or to the spread: it leaves the answer open. */
   settles: boolean;
+  /** For a probability: a later sentence holds a figure, which may state the answer anew. */
+  figuresAfter?: boolean;
 }
 
 // What every match of a pattern that starts at a figure holds beyond it: a pass of such a
@@ -172,7 +174,8 @@ function lastExplicit(text: string): number {
 /**
  * The last revision or point estimate in `text`, when no explicit statement follows it; with
  * `yesSide`, also "…, i.e. 30% on YES". Null when there is none to take; one that does not
- * settle the answer (`settles` false) leaves it open.
+ * settle the answer (`settles` false) leaves it open; one with figures in later sentences
+ * (`figuresAfter`) is the answer only if none of them states another.
  */
 export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
   const found = [
@@ -203,5 +206,7 @@ export function lastCommitment(text: string, yesSide: boolean): Commitment | nul
   // probability, so does any figure in a later sentence ("cut from 4.50% to 4.00%" in the
   // reasoning, then "I'd put this at 0.3"); "(was 38%)" in its own sentence is the old value.
   if (lastExplicit(text) > last.figure.end) return null;
-  return yesSide && /\d/.test(afterSentence(text, last.figure.end)) ? null : last;
+  return yesSide && /\d/.test(afterSentence(text, last.figure.end))
+    ? { ...last, figuresAfter: true }
+    : last;
 }

@@ -1,6 +1,7 @@
 import { withoutDates } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
 import { isOthers } from "./commitment-context.js";
+import { isEvidence } from "./evidence.js";
 import { labelledNumbers } from "./labelled.js";
 import type { Outcome } from "./outcome.js";
 import { normalFromPercentiles, percentileStatement } from "./percentiles.js";
@@ -19,6 +20,13 @@ import { toContinuous } from "./validate.js";
 
 function lastLabelled(text: string, label: QuantityLabel): number | undefined {
   return labelledNumbers(text, label).at(-1)?.figure.value;
+}
+
+/** The last figure of `label` that is not quoted evidence ("last year, a standard deviation of 213"). */
+function lastOwnLabelled(text: string, label: QuantityLabel): number | undefined {
+  return labelledNumbers(text, label)
+    .filter((entry) => !isEvidence(text, entry.figure.start, entry.figure.end))
+    .at(-1)?.figure.value;
 }
 
 function lastStrongLabelled(text: string, label: QuantityLabel): number | undefined {
@@ -97,7 +105,7 @@ export function extractContinuous(text: string, committedOnly = false): Outcome<
     stated?.standardDeviation ??
     lastStrongLabelled(prose, STANDARD_DEVIATION_LABEL) ??
     fitted.standardDeviation ??
-    lastLabelled(prose, STANDARD_DEVIATION_LABEL) ??
+    lastOwnLabelled(prose, STANDARD_DEVIATION_LABEL) ??
     (range === null ? undefined : (range.high - range.low) / (2 * range.z));
   const [rule, mean] = found ?? ["none", undefined];
   if (mean === undefined || standardDeviation === undefined) return { kind: "none" };

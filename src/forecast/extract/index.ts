@@ -71,15 +71,39 @@ function extractFrom(
 // leaves it open: the earlier figure may no longer be the one the reply commits to.
 const OPEN: Reading = { answer: null, rule: "invalid_figure" };
 
+/**
+ * Whether the binary reading `outcome` is also what the text after `from` in `plain` reads as:
+ * figures after a revision may state the answer anew ("cut from 4.50% to 4.00%" in the
+ * reasoning, then "I'd put this at 0.3"), but a label before the revision never does.
+ */
+function restatedAfter(plain: string, from: number, outcome: Outcome<ForecastAnswer>): boolean {
+  if (outcome.kind !== "found" || outcome.answer.type !== "binary") return false;
+  const after = extractBinary(plain.slice(from));
+  return (
+    after.kind === "found" &&
+    after.answer.type === "binary" &&
+    after.answer.probability === outcome.answer.probability
+  );
+}
+
 /** A revision or point estimate that is the reply's last word on a numeric answer. */
 function committedFigure(type: AnswerType, { text, cut }: ReadingWindow): Reading | null {
   if (type === "binary") {
-    const commitment = lastCommitment(plainProbabilities(plainText(text)), true);
+    const plain = plainProbabilities(plainText(text));
+    const commitment = lastCommitment(plain, true);
     if (commitment?.settles === false) return OPEN;
     const probability = commitment === null ? null : toProbability(commitment.figure);
-    return commitment === null || probability === null
-      ? null
-      : { answer: { type, probability }, rule: commitment.rule };
+    if (commitment === null || probability === null) return null;
+    if (commitment.figuresAfter) {
+      const reading = extractBinary(text, cut);
+      if (reading.kind === "found" && reading.answer.type === "binary") {
+        if (reading.answer.probability === probability) {
+          return { answer: { type, probability }, rule: commitment.rule };
+        }
+      }
+      return restatedAfter(plain, commitment.figure.end, reading) ? null : OPEN;
+    }
+    return { answer: { type, probability }, rule: commitment.rule };
   }
   if (type !== "continuous_value_only" && type !== "continuous") return null;
   const commitment = lastCommitment(plainText(text), false);

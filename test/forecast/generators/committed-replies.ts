@@ -29,6 +29,22 @@ const BINARY_STATEMENTS = [
   (p: number) => `<answer>${(p / 100).toFixed(2)}</answer>`,
   (p: number) => `{"probability": ${(p / 100).toFixed(2)}}`,
   (p: number) => `Bottom line: ${p}%.`,
+  (p: number) => `NO: ${100 - p}%, so YES: ${p}%.`,
+  (p: number) => `Probability: ${p + 1}%. Actually, make that ${p}%.`,
+  (p: number) => `I'm raising my forecast from ${p > 50 ? p - 5 : p + 5}% to ${p}%.`,
+];
+// Chances written in words or odds, with the probability each states.
+const WORDED_CHANCES: [string, number][] = [
+  ["one in four", 25],
+  ["a one-in-three chance", 100 / 3],
+  ["3:1 against", 25],
+  ["evens", 50],
+  ["2 to 1 on", 200 / 3],
+  ["4 to 1 against", 20],
+];
+const WORDED_STATEMENTS = [
+  (chance: string) => `I'd put it at ${chance}.`,
+  (chance: string) => `Final answer: ${chance}.`,
 ];
 const BINARY_TRAPS = [
   (q: number) => `For comparison, Polymarket trades at ${q}%.`,
@@ -46,6 +62,8 @@ const VALUE_STATEMENTS = [
   (v: number) => `Between ${v - 10} and ${v + 10}, call it ${v}.`,
   (v: number) => `Bottom line: ${v}`,
   (v: number) => `{"value": ${v}}`,
+  (v: number) => `I'd revise my estimate to ${v}.`,
+  (v: number) => `${v} as my central estimate.`,
 ];
 const VALUE_TRAPS = [
   (w: number) => `Last year's figure was ${w}.`,
@@ -60,6 +78,9 @@ const CONTINUOUS_STATEMENTS = [
   (m: number, s: number) => `Final answer: ${m} ± ${s}`,
   (m: number, s: number) => `My estimate: ${m}, give or take ${s} (one standard deviation).`,
   (m: number, s: number) => `{"mean": ${m}, "standard_deviation": ${s}}`,
+  (m: number, s: number) =>
+    `5th: ${m - 1.645 * s}, 25th: ${m - 0.674 * s}, 50th: ${m}, 75th: ${m + 0.674 * s}, 95th: ${m + 1.645 * s}`,
+  (m: number, s: number) => `Median: ${m}, 90% CI: ${m - 1.645 * s}–${m + 1.645 * s}`,
 ];
 const CONTINUOUS_TRAPS = [
   (w: number) => `Last year it was ${w} with a standard deviation of ${Math.max(1, w >> 3)}.`,
@@ -110,6 +131,23 @@ const binary = fc
     ([why, statement, trap, p, q]): CommittedReply => ({
       type: "binary",
       reply: compose(why, statement(p), trap(q)),
+      options: null,
+      committed: { type: "binary", probability: p / 100 },
+    }),
+  );
+
+const worded = fc
+  .tuple(
+    reasoning(),
+    fc.constantFrom(...WORDED_STATEMENTS),
+    fc.constantFrom(...WORDED_CHANCES),
+    fc.constantFrom(...BINARY_TRAPS),
+    wholePercent,
+  )
+  .map(
+    ([why, statement, [chance, p], trap, q]): CommittedReply => ({
+      type: "binary",
+      reply: compose(why, statement(chance), trap(q)),
       options: null,
       committed: { type: "binary", probability: p / 100 },
     }),
@@ -207,6 +245,7 @@ const written = fc
 /** A reply of any type whose committed answer is known. */
 export const committedReply: fc.Arbitrary<CommittedReply> = fc.oneof(
   binary,
+  worded,
   value,
   continuous,
   choice,
