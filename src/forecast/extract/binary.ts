@@ -51,9 +51,10 @@ const HEADING_LABEL =
   /^[ \t]*#{1,6}[ \t]*(?:final[ \t]+)?(?:answer|probability|forecast|prediction|estimate)[ \t]*:?[ \t]*\n\s*/gim;
 
 // Words just before a label that make its figure a reference point rather than the answer:
-// "Initial estimate: 50%", "Base rate probability: 10%", "Confidence in this forecast: 80%".
+// "Initial estimate: 50%", "Previous forecast: 25%", "Base rate probability: 10%", "Confidence
+// in this forecast: 80%".
 const REFERENCE_BEFORE =
-  /\b(?:initial|preliminary|prior|base[- ]?rate|market|community|crowd|outside[- ]view|starting|naive|historical|confidence)\b[^\n]{0,40}$/i;
+  /\b(?:initial|preliminary|prior|previous|earlier|original|old|draft|last week['’]s|yesterday['’]s|base[- ]?rate|market|community|crowd|outside[- ]view|starting|naive|historical|confidence)\b[^\n]{0,40}$/i;
 // A conclusion in words after the last figure ("I'd say it's unlikely", "better than even"): the
 // figures before it are the evidence, not the answer, so prose is not read for one.
 const VERDICT_IN_WORDS =
