@@ -75,7 +75,9 @@ export function statesNoAnswer(text: string, written: boolean): boolean {
         lastEnd(text, REFUSAL),
         lastEnd(text, CONDITIONAL_REFUSAL),
         lastEnd(text, TOO_EARLY),
-        lastEnd(text, GIVES_UP),
+        // A figure read from a reply that gives up is no answer anyway: only a written one
+        // could take the words themselves for the answer.
+        written ? lastEnd(text, GIVES_UP) : -1,
         lastEnd(text, UNDECIDED),
       )
     : -1;
