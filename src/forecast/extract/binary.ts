@@ -3,6 +3,7 @@ import { numbersFromEnd } from "../numbers-from-end.js";
 import type { ForecastAnswer } from "../types.js";
 import { lastConclusion, lastDigitAt, lastOwnFigure } from "./conclusions.js";
 import { isEvidence } from "./evidence.js";
+import { FINAL_MARKER } from "./final-marker.js";
 import { findJsonObjects, type JsonObject, normalizeKey, withNested } from "./json-objects.js";
 import { type Labelled, strongest } from "./labelled.js";
 import { allCases, holdsAny, holdsLetter, matchesHolding, matchesOf } from "./matches.js";
@@ -10,7 +11,13 @@ import { mapOutcome, type Outcome, resolveTiers, type Tier } from "./outcome.js"
 import { plainProbabilities } from "./probability-phrases.js";
 import { type ProseFigure, proseFiguresFromEnd } from "./prose-figures.js";
 import { plainText } from "./reply-text.js";
-import { markedFigures, NO_LABEL, type StatedFigure, statedAt } from "./stated-figure.js";
+import {
+  markedFigures,
+  NO_LABEL,
+  type StatedFigure,
+  statedAt,
+  TERM_OF_SUM,
+} from "./stated-figure.js";
 import { type RawNumber, rawNumberFrom, toProbability } from "./validate.js";
 
 // Most specific first: a reply object may also carry a "value" or an "estimate" of something else.
@@ -44,12 +51,10 @@ const HEADING_LABEL =
   /^[ \t]*#{1,6}[ \t]*(?:final[ \t]+)?(?:answer|probability|forecast|prediction|estimate)[ \t]*:?[ \t]*\n\s*/gim;
 
 // Words just before a label that make its figure a reference point rather than the answer:
-// "Initial estimate: 50%", "Base rate probability: 10%", "Confidence in this forecast: 80%".
+// "Initial estimate: 50%", "Previous forecast: 25%", "Base rate probability: 10%", "Confidence
+// in this forecast: 80%".
 const REFERENCE_BEFORE =
-  /\b(?:initial|preliminary|prior|base[- ]?rate|market|community|crowd|outside[- ]view|starting|naive|historical|confidence)\b[^\n]{0,40}$/i;
-// Phrases that mark the answer itself: the figure after the last of them beats any label.
-const FINAL_MARKER =
-  /\b(?:final\s+(?:answer|forecast|probability|estimate|prediction|call|number|assessment|odds)\b|final\s*(?=[:=])|bottom line\b|in conclusion\b|verdict\b|I(?:'ll| will)? land (?:at|on)\b|landing (?:at|on)\b|I(?:'ll| will)? settle (?:on|at)\b|settling (?:on|at)\b|I(?:'ll| will)? go with\b|I arrive at\b|I end up (?:at|with)\b)/gi;
+  /\b(?:initial|preliminary|prior|previous|earlier|original|old|draft|last week['’]s|yesterday['’]s|base[- ]?rate|market|community|crowd|outside[- ]view|starting|naive|historical|confidence)\b[^\n]{0,40}$/i;
 // A conclusion in words after the last figure ("I'd say it's unlikely", "better than even"): the
 // figures before it are the evidence, not the answer, so prose is not read for one.
 const VERDICT_IN_WORDS =
@@ -93,6 +98,8 @@ function labelledProbabilities(text: string, strongOnly: boolean): RawNumber[] {
     const strong = /[:=|]\s*$/.test(match[0]);
     // "the chance of a shutdown is 60%", after "according to the CBO", is a quoted figure.
     if (figure === null || (!strong && isEvidence(text, figure.start, figure.end))) continue;
+    // "P(YES) = 1 - 0.8 = 0.2": the label's first figure is a term of the sum, not its value.
+    if (TERM_OF_SUM.test(text.slice(figure.end, figure.end + 12))) continue;
     labelled.push({ figure: figure.raw, index: match.index, strong });
   }
   for (const match of matchesHolding(text, HEADING_LABEL, "#")) {

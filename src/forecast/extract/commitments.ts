@@ -5,8 +5,10 @@
  * explicit (a label, a final marker, an answer tag) is written after it.
  */
 import { type NumberToken, readNumberAt } from "../numbers.js";
+import { changesSpread, isConditional, isOthers } from "./commitment-context.js";
 import { holdsAny, holdsLetter, holdsWords, matchesOf } from "./matches.js";
 import { sentenceStartBefore } from "./sentence-starts.js";
+import { TERM_OF_SUM } from "./stated-figure.js";
 
 const HEDGE = String.raw`(?:(?:about|around|roughly|approximately|approx\.|maybe|just)\s+|~\s*)?`;
 const FIGURE_AHEAD = String.raw`(?=[-−$€£]?\.?\d)`;
@@ -15,7 +17,7 @@ const CLAUSE = String.raw`(?:[^.\n;!?]|\.\d)`;
 
 // A verb of changing one's number, then "to" and the new figure, within one clause.
 const REVISED_TO = new RegExp(
-  String.raw`\b(?:revis(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|bump(?:ed|s|ing)?|cut(?:s|ting)?|adjust(?:ed|s|ing)?|mov(?:e|ed|es|ing)|nudg(?:e|ed|es|ing)|shift(?:ed|s|ing)?|go(?:es|ing)?|increas(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|reduc(?:e|ed|es|ing)|trim(?:med|s|ming)?|tweak(?:ed|s|ing)?)\b${CLAUSE}{0,60}?\bto\s+${HEDGE}${FIGURE_AHEAD}`,
+  String.raw`\b(?:revis(?:e|ed|es|ing)|updat(?:e|ed|es|ing)|rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|bump(?:ed|s|ing)?|cut(?:s|ting)?|adjust(?:ed|s|ing)?|mov(?:e|ed|es|ing)|nudg(?:e|ed|es|ing)|shift(?:ed|s|ing)?|go(?:es|ing)?|increas(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|reduc(?:e|ed|es|ing)|trim(?:med|s|ming)?|tweak(?:ed|s|ing)?|widen(?:ed|s|ing)?|narrow(?:ed|s|ing)?|tighten(?:ed|s|ing)?)\b${CLAUSE}{0,60}?\bto\s+${HEDGE}${FIGURE_AHEAD}`,
   "gi",
 );
 const ARROW = new RegExp(String.raw`\d\s*%?\s*(?:→|->|=>|⟶)\s*${HEDGE}${FIGURE_AHEAD}`, "g");
@@ -23,6 +25,15 @@ const REVISED_LABEL = new RegExp(
   String.raw`\b(?:revised|updated|new|adjusted|corrected)\s+(?:estimate|forecast|probability|number|answer|figure|prediction|view)\s*(?:is|:|=|of|at)?\s*${HEDGE}${FIGURE_AHEAD}`,
   "gi",
 );
+// A correction of the figure just written: "30%. Actually, 25%.", "On second thought, make
+// that 25%", "Edit: 25%". The figure must end its clause: in "Actually, 40% of voters…" it is
+// a quantity, not a correction.
+const CORRECTED = new RegExp(
+  String.raw`\b(?:actually|on second thought|correction|edit|scratch that|no,?\s+wait|make (?:it|that))\b[\s,:;.—–-]*(?:(?:make (?:it|that)|I['’]d (?:say|go with)|I(?:['’]ll)? (?:say|go with)|let['’]s say|say|(?:it['’]s\s+)?(?:closer|nearer) to|more like)\s+)?${HEDGE}${FIGURE_AHEAD}`,
+  "gi",
+);
+const CLAUSE_ENDS_AFTER =
+  /^\s*(?:%|percent|per cent)?\s*(?:$|[.!;)\n]|,?\s+(?:instead|then|final|not)\b)/i;
 // "Initially 60%, now 48%": "now" right after an earlier figure in the same sentence.
 const NOW_AFTER_FIGURE = new RegExp(
   String.raw`\d\s*%?[,;]?\s+(?:and\s+|but\s+)?now\s+(?:at\s+|to\s+)?${HEDGE}${FIGURE_AHEAD}`,
@@ -51,6 +62,10 @@ export interface Commitment {
   /** Where the statement starts. */
   index: number;
   rule: "revision" | "range_point" | "yes_side";
+  /** False for a change made on a condition or to the spread: it leaves the answer open. */
+  settles: boolean;
+  /** For a probability: a later sentence holds a figure, which may state the answer anew. */
+  figuresAfter?: boolean;
 }
 
 // What every match of a pattern that starts at a figure holds beyond it: a pass of such a
@@ -67,11 +82,14 @@ const YES_MARK = /yes/i;
 // cut rates from 5% to 4.5%"), evidence rather than an answer.
 const FIRST_PERSON = /\b(?:I|I['’](?:m|ll|d|ve)|we|we['’](?:re|ll|d|ve)|me|my|us|our)(?![\w'’])/i;
 const OPENING =
-  /^[\s\-*•>#]*(?:(?:so|then|and|now|therefore|thus|hence|overall|on reflection|after (?:all|this|that)),?\s+)?(?:initially|originally|at first|previously|earlier)?[\s,]*[$€£]?[\d.,]*$/i;
+  /^[\s\-*•>#]*(?:(?:so|then|and|now|actually|therefore|thus|hence|overall|on reflection|after (?:all|this|that)),?\s+)?(?:initially|originally|at first|previously|earlier)?[\s,]*[$€£]?[\d.,]*$/i;
 
 // How far before a change its sentence's start is looked for: a reply of one endless sentence
 // would be searched back to its start for every change.
 const SENTENCE_REACH = 300;
+
+// "We saw prices move from 100 to 110": the first person watching the world change.
+const WITNESS = /\b(?:I|we)(?:['’]ve|\s+have)?\s+(?:seen|saw|observed|noticed|watched|noted)\b/gi;
 
 /** Whether the change matched at `index`, its new figure at `figureAt`, is the reply's own. */
 function isOwnChange(text: string, index: number, figureAt: number): boolean {
@@ -79,7 +97,8 @@ function isOwnChange(text: string, index: number, figureAt: number): boolean {
   const sentence = text.slice(from, figureAt);
   const start = sentenceStartBefore(sentence, index - from)?.end ?? 0;
   return (
-    FIRST_PERSON.test(sentence.slice(start)) || OPENING.test(sentence.slice(start, index - from))
+    FIRST_PERSON.test(sentence.slice(start).replace(WITNESS, "")) ||
+    OPENING.test(sentence.slice(start, index - from))
   );
 }
 
@@ -89,10 +108,21 @@ function mayHold(text: string, mark: RegExp | readonly string[] | undefined): bo
   return mark instanceof RegExp ? holdsWords(text, mark) : holdsAny(text, mark);
 }
 
+/** What a commitment's sentence is checked for before it counts. */
+interface Checks {
+  /** Only a change the reply makes to its own figure counts. */
+  ownOnly?: boolean;
+  /** A figure someone else states does not count. */
+  notOthers?: boolean;
+  /** The figure ends its clause. */
+  endsClause?: boolean;
+  /** The figure is not the first term of a sum ("P(YES) = 1 - 0.8 = 0.2"). */
+  notTerm?: boolean;
+}
+
 /**
  * The last commitment `pattern` finds, searched for only where `mark` finds what each of its
  * matches holds: a word (see holdsWords in matches.ts) or a sign; without a mark, a letter.
- * With `ownOnly`, only a change the reply makes to its own figure counts.
  */
 function lastOf(
   text: string,
@@ -100,16 +130,24 @@ function lastOf(
   rule: Commitment["rule"],
   figureAt: (match: RegExpExecArray) => number,
   mark?: RegExp | readonly string[],
-  ownOnly = false,
+  checks: Checks = {},
 ): Commitment | null {
   if (!mayHold(text, mark)) return null;
   let last: Commitment | null = null;
   for (const match of matchesOf(text, pattern)) {
     const at = figureAt(match as RegExpExecArray);
     const figure = readNumberAt(text, at);
-    if (figure !== null && (!ownOnly || isOwnChange(text, match.index, at))) {
-      last = { figure, index: match.index, rule };
+    if (figure === null) continue;
+    if (checks.ownOnly && !isOwnChange(text, match.index, at)) continue;
+    if (checks.notOthers && isOthers(text, match.index, figure)) continue;
+    if (checks.notTerm && TERM_OF_SUM.test(text.slice(figure.end, figure.end + 12))) continue;
+    if (checks.endsClause && !CLAUSE_ENDS_AFTER.test(text.slice(figure.end, figure.end + 40))) {
+      continue;
     }
+    const settles =
+      !isConditional(text, match.index, figure.end) &&
+      !(rule === "revision" && changesSpread(text, match.index, at));
+    last = { figure, index: match.index, rule, settles };
   }
   return last;
 }
@@ -135,20 +173,26 @@ function lastExplicit(text: string): number {
 
 /**
  * The last revision or point estimate in `text`, when no explicit statement follows it; with
- * `yesSide`, also "…, i.e. 30% on YES". Null when there is none to take.
+ * `yesSide`, also "…, i.e. 30% on YES". Null when there is none to take; one that does not
+ * settle the answer (`settles` false) leaves it open; one with figures in later sentences
+ * (`figuresAfter`) is the answer only if none of them states another.
  */
 export function lastCommitment(text: string, yesSide: boolean): Commitment | null {
   const found = [
-    lastOf(text, REVISED_TO, "revision", afterMatch, REVISED_TO_MARK, true),
+    lastOf(text, REVISED_TO, "revision", afterMatch, REVISED_TO_MARK, { ownOnly: true }),
     lastOf(text, ARROW, "revision", afterMatch, ARROWS),
     lastOf(text, REVISED_LABEL, "revision", afterMatch),
-    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK, true),
-    lastOf(text, POINT, "range_point", afterMatch),
-    lastOf(text, POINT_AFTER, "range_point", atMatch, POINT_AFTER_MARK),
+    lastOf(text, NOW_AFTER_FIGURE, "revision", afterMatch, NOW_MARK, { ownOnly: true }),
+    lastOf(text, CORRECTED, "revision", afterMatch, undefined, { endsClause: true }),
+    lastOf(text, POINT, "range_point", afterMatch, undefined, { notOthers: true }),
+    lastOf(text, POINT_AFTER, "range_point", atMatch, POINT_AFTER_MARK, { notOthers: true }),
     ...(yesSide
       ? [
-          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch, YES_MARK),
-          lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch, YES_MARK),
+          lastOf(text, YES_SIDE_AFTER, "yes_side", atMatch, YES_MARK, { notOthers: true }),
+          lastOf(text, YES_SIDE_BEFORE, "yes_side", afterMatch, YES_MARK, {
+            notOthers: true,
+            notTerm: true,
+          }),
         ]
       : []),
   ].filter((commitment): commitment is Commitment => commitment !== null);
@@ -162,5 +206,7 @@ export function lastCommitment(text: string, yesSide: boolean): Commitment | nul
   // probability, so does any figure in a later sentence ("cut from 4.50% to 4.00%" in the
   // reasoning, then "I'd put this at 0.3"); "(was 38%)" in its own sentence is the old value.
   if (lastExplicit(text) > last.figure.end) return null;
-  return yesSide && /\d/.test(afterSentence(text, last.figure.end)) ? null : last;
+  return yesSide && /\d/.test(afterSentence(text, last.figure.end))
+    ? { ...last, figuresAfter: true }
+    : last;
 }

@@ -1,5 +1,7 @@
 import { withoutDates } from "../numbers.js";
 import type { ForecastAnswer } from "../types.js";
+import { isOthers } from "./commitment-context.js";
+import { isEvidence } from "./evidence.js";
 import { labelledNumbers } from "./labelled.js";
 import type { Outcome } from "./outcome.js";
 import { normalFromPercentiles, percentileStatement } from "./percentiles.js";
@@ -18,6 +20,13 @@ import { toContinuous } from "./validate.js";
 
 function lastLabelled(text: string, label: QuantityLabel): number | undefined {
   return labelledNumbers(text, label).at(-1)?.figure.value;
+}
+
+/** The last figure of `label` that is not quoted evidence ("last year, a standard deviation of 213"). */
+function lastOwnLabelled(text: string, label: QuantityLabel): number | undefined {
+  return labelledNumbers(text, label)
+    .filter((entry) => !isEvidence(text, entry.figure.start, entry.figure.end))
+    .at(-1)?.figure.value;
 }
 
 function lastStrongLabelled(text: string, label: QuantityLabel): number | undefined {
@@ -45,7 +54,11 @@ function lastPlusMinus(
 ): { mean: number; standardDeviation: number } | null {
   const spread = plusMinus(text);
   if (spread === null) return null;
-  const meanAt = labelledNumbers(text, MEAN_LABEL).at(-1)?.index ?? -1;
+  // Someone else's mean after it ("The Fed's central estimate is 4,527") restates nothing.
+  const meanAt =
+    labelledNumbers(text, MEAN_LABEL)
+      .filter((entry) => !isOthers(text, entry.index, entry.figure))
+      .at(-1)?.index ?? -1;
   const rangeAt = range?.levelStated === true ? range.index : -1;
   return Math.max(percentilesAt, rangeAt, meanAt) > spread.index ? null : spread;
 }
@@ -92,7 +105,7 @@ export function extractContinuous(text: string, committedOnly = false): Outcome<
     stated?.standardDeviation ??
     lastStrongLabelled(prose, STANDARD_DEVIATION_LABEL) ??
     fitted.standardDeviation ??
-    lastLabelled(prose, STANDARD_DEVIATION_LABEL) ??
+    lastOwnLabelled(prose, STANDARD_DEVIATION_LABEL) ??
     (range === null ? undefined : (range.high - range.low) / (2 * range.z));
   const [rule, mean] = found ?? ["none", undefined];
   if (mean === undefined || standardDeviation === undefined) return { kind: "none" };

@@ -93,6 +93,11 @@ export function lastTurnToOwnView(text: string): number {
   return last;
 }
 
+/** Whether a source or a reference follows the figure ending at `end`: "$1.8tn last year". */
+export function sourcedAfter(text: string, end: number): boolean {
+  return CUE_AFTER.test(text.slice(end, end + 60));
+}
+
 /**
  * Whether the figure written from `start` to `end` is evidence the reply quotes (from others,
  * a reference class, the past, or a share of something) rather than a forecast of its own.

@@ -3,10 +3,10 @@ import { holdsAny, matchesHolding, matchesOf } from "./matches.js";
 
 const ANSWER_KEYS = ["answer", "finalanswer", "prediction", "finalprediction", "forecast"];
 
-// "Answer: Spain", "**Final answer:** Spain", "- Prediction: Spain", "My final answer is Spain",
+// "Answer: Spain", "My pick: Spain", "**Final answer:** Spain", "- Prediction: Spain", "My final answer is Spain",
 // "Antwort: Spanien", "Réponse finale : Espagne"; the label starts its line.
 const ANSWER_LINE =
-  /^[ \t>#*_-]*(?:(?:(?:my\s+)?(?:final\s+)?(?:answer|prediction)|(?:endgültige\s+)?antwort|(?:respuesta|resposta|risposta)(?:\s+final[e]?)?|r[ée]ponse(?:\s+finale)?)(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]|(?:my\s+)?final\s+answer\s+is\b)\s*(?:\*\*|__)?[ \t]*([^\n]*)$/gim;
+  /^[ \t>#*_-]*(?:(?:(?:my\s+)?(?:final\s+)?(?:answer|prediction|pick)|(?:endgültige\s+)?antwort|(?:respuesta|resposta|risposta)(?:\s+final[e]?)?|r[ée]ponse(?:\s+finale)?)(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]|(?:my\s+)?final\s+answer\s+is\b)\s*(?:\*\*|__)?[ \t]*([^\n]*)$/gim;
 // "Update: on reflection … Final answer: The Salt Road": a final answer after a sentence ends.
 const FINAL_IN_LINE =
   /(?<=[.!?;][ \t]{1,3})(?:my\s+)?final\s+answer(?:\s+is)?\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?[ \t]*([^\n]+)$/gim;

@@ -1,11 +1,14 @@
 import { forgetKeptReadings } from "../last-reading.js";
 import type { AnswerType, ForecastAnswer, OptionMap } from "../types.js";
 import { extractBinary } from "./binary.js";
+import { revisesAfterChoices } from "./choice-revision.js";
 import { opensUnderHeading } from "./choice-unread-heading.js";
 import { extractChoices } from "./choices.js";
 import { lastCommitment } from "./commitments.js";
 import { extractContinuous } from "./continuous.js";
+import { finalQuantity } from "./final-statement.js";
 import { freeResponseFromReply, freeResponseFromTag } from "./free-response.js";
+import { lastNoSideChance } from "./no-side.js";
 import { contradictsItself, statesNoAnswer } from "./non-answers.js";
 import type { Outcome } from "./outcome.js";
 import { plainProbabilities } from "./probability-phrases.js";
@@ -13,6 +16,7 @@ import { inQuestionUnit, questionScale } from "./question-scale.js";
 import { choiceWindow, type ReadingWindow, readingWindow } from "./reading-window.js";
 import { lastAnswerTag, plainText, withoutThinking } from "./reply-text.js";
 import { extractSingleValue } from "./single-value.js";
+import { changedAfterTag } from "./tag-revision.js";
 import { toProbability } from "./validate.js";
 
 /**
@@ -63,18 +67,48 @@ function extractFrom(
   }
 }
 
+// A change made on a condition or to the spread, written after every statement of the answer,
+// leaves it open: the earlier figure may no longer be the one the reply commits to.
+const OPEN: Reading = { answer: null, rule: "invalid_figure" };
+
+/**
+ * Whether the binary reading `outcome` is also what the text after `from` in `plain` reads as:
+ * figures after a revision may state the answer anew ("cut from 4.50% to 4.00%" in the
+ * reasoning, then "I'd put this at 0.3"), but a label before the revision never does.
+ */
+function restatedAfter(plain: string, from: number, outcome: Outcome<ForecastAnswer>): boolean {
+  if (outcome.kind !== "found" || outcome.answer.type !== "binary") return false;
+  const after = extractBinary(plain.slice(from));
+  return (
+    after.kind === "found" &&
+    after.answer.type === "binary" &&
+    after.answer.probability === outcome.answer.probability
+  );
+}
+
 /** A revision or point estimate that is the reply's last word on a numeric answer. */
 function committedFigure(type: AnswerType, { text, cut }: ReadingWindow): Reading | null {
   if (type === "binary") {
-    const commitment = lastCommitment(plainProbabilities(plainText(text)), true);
+    const plain = plainProbabilities(plainText(text));
+    const commitment = lastCommitment(plain, true);
+    if (commitment?.settles === false) return OPEN;
     const probability = commitment === null ? null : toProbability(commitment.figure);
-    return commitment === null || probability === null
-      ? null
-      : { answer: { type, probability }, rule: commitment.rule };
+    if (commitment === null || probability === null) return null;
+    if (commitment.figuresAfter) {
+      const reading = extractBinary(text, cut);
+      if (reading.kind === "found" && reading.answer.type === "binary") {
+        if (reading.answer.probability === probability) {
+          return { answer: { type, probability }, rule: commitment.rule };
+        }
+      }
+      return restatedAfter(plain, commitment.figure.end, reading) ? null : OPEN;
+    }
+    return { answer: { type, probability }, rule: commitment.rule };
   }
   if (type !== "continuous_value_only" && type !== "continuous") return null;
   const commitment = lastCommitment(plainText(text), false);
   if (commitment === null) return null;
+  if (!commitment.settles) return OPEN;
   if (type === "continuous_value_only") {
     return { answer: { type, value: commitment.figure.value }, rule: commitment.rule };
   }
@@ -85,6 +119,15 @@ function committedFigure(type: AnswerType, { text, cut }: ReadingWindow): Readin
         rule: commitment.rule,
       }
     : null;
+}
+
+/**
+ * Whether a reading took a figure that is not the answer's: the chance of "no" read as the
+ * chance of "yes", or option lines whose figures a later paragraph changes.
+ */
+function readsWrongSide(answer: ForecastAnswer, text: string, options: OptionMap | null): boolean {
+  if (answer.type === "binary") return lastNoSideChance(text) === answer.probability;
+  return answer.type === "multiple_choice" && revisesAfterChoices(text, options);
 }
 
 function fromOutcome(outcome: Outcome<ForecastAnswer>, cut: boolean): Reading {
@@ -134,13 +177,23 @@ function readReply(
   const tag = lastAnswerTag(text);
   if (tag !== null) {
     const fromTag = extractFrom(type, tag, windowFor(type, tag), options, true);
-    if (fromTag.kind === "found") return { answer: fromTag.answer, rule: "answer_tag" };
+    if (fromTag.kind === "found") {
+      return changedAfterTag(text, fromTag.answer)
+        ? OPEN
+        : { answer: fromTag.answer, rule: "answer_tag" };
+    }
     if (fromTag.kind === "invalid") return { answer: null, rule: "invalid_answer_tag" };
   }
   const window = windowFor(type, text);
   const committed = committedFigure(type, window);
   if (committed !== null) return committed;
-  return fromOutcome(extractFrom(type, text, window, options, false), window.cut);
+  if (type === "continuous" || type === "continuous_value_only") {
+    const final = finalQuantity(type, window.text);
+    if (final.kind !== "none") return fromOutcome(final, window.cut);
+  }
+  const outcome = extractFrom(type, text, window, options, false);
+  if (outcome.kind === "found" && readsWrongSide(outcome.answer, window.text, options)) return OPEN;
+  return fromOutcome(outcome, window.cut);
 }
 
 /** The structured answer of a model's reply, or null when it states none that is valid. */

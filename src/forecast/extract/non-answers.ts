@@ -30,13 +30,16 @@ const EXAMPLE_TAG = /<answer>\s*(?:text|your answer)\s*<\/answer>/gi;
 const EMPTY_TAG = /<answer>\s*<\/answer>/gi;
 
 const REFUSAL =
-  /\b(?:I(?:\s+(?:won['’]t|will not|can['’]t|cannot|can not|am unable to|am not able to|would rather not|decline to|refuse to)|['’](?:m not able to|m unable to|d rather not|ll pass on))|[Dd]eclining to|[Uu]nable to|[Nn]ot able to)\b[^.\n]{0,60}?\b(?:give|put|assign|commit|provide|offer|forecast|predict|guess|choose|pick|name|call|single out|split|estimate|say|number|figure|probabilit|point estimate)/g;
+  /\b(?:I(?:\s+(?:won['’]t|will not|can['’]t|cannot|can not|am unable to|am not able to|am not going to|am not willing to|would rather not|decline to|refuse to)|['’](?:m not able to|m unable to|m not going to|m not willing to|d rather not|ll pass on))|[Dd]eclining to|[Uu]nable to|[Nn]ot able to)\b[^.\n]{0,60}?\b(?:give|put|assign|commit|provide|offer|forecast|predict|guess|choose|pick|name|call|single out|split|estimate|say|number|figure|probabilit|point estimate|speculate)/g;
 // "I'd need X before committing to any figure": a condition in place of an answer.
 const CONDITIONAL_REFUSAL =
   /\bI['’]d need\b[^.\n]{0,80}\bbefore (?:committing|giving|putting|assigning)\b/gi;
 // Two answers and a statement that neither is chosen.
 const UNDECIDED =
   /\b(?:not sure which|can['’]t (?:choose|decide|pick)|cannot (?:choose|decide|pick)|genuinely can['’]t)\b/gi;
+// "I don't know.", "Hard to say.": a line that ends on giving up, with nothing after it on the line.
+const GIVES_UP =
+  /\b(?:I\s+(?:really\s+|honestly\s+)?(?:don['’]t|do not) know|(?:it['’]s\s+|it is\s+)?(?:hard|impossible|too hard|difficult) to (?:say|tell|predict)|no idea)\b(?=[ \t]*[.!]?[ \t]*(?:\n|$))/gi;
 const TOO_EARLY =
   /\b(?:too early|too little information|not enough information)\b[^.\n]{0,60}\b(?:to|for)\b/gi;
 
@@ -72,6 +75,9 @@ export function statesNoAnswer(text: string, written: boolean): boolean {
         lastEnd(text, REFUSAL),
         lastEnd(text, CONDITIONAL_REFUSAL),
         lastEnd(text, TOO_EARLY),
+        // A figure read from a reply that gives up is no answer anyway: only a written one
+        // could take the words themselves for the answer.
+        written ? lastEnd(text, GIVES_UP) : -1,
         lastEnd(text, UNDECIDED),
       )
     : -1;

@@ -1,6 +1,7 @@
 import { spacesEnd } from "../number-tokens.js";
 import { isYearLike, type NumberToken, readNumberAt, scaleOfWord } from "../numbers.js";
 import { type NumbersFromEnd, numbersFromEnd } from "../numbers-from-end.js";
+import { isEvidence, sourcedAfter } from "./evidence.js";
 import { normalQuantile } from "./normal.js";
 
 // "42.5 ± 5.2", "1,750,000 (σ = 150,000)", "14.2 seats (SD 2.1)": a figure and its spread.
@@ -22,8 +23,9 @@ function scaleOf(text: string, token: NumberToken): number | undefined {
 }
 
 /**
- * The last figure written with its spread. "3.2 ± 0.4 million" scales both by the unit written
- * once at the end.
+ * The last figure written with its spread, unless it is quoted evidence ("Last year it was
+ * 8,994 with a standard deviation of 1,124"). "3.2 ± 0.4 million" scales both by the unit
+ * written once at the end.
  */
 export function plusMinus(
   text: string,
@@ -34,7 +36,7 @@ export function plusMinus(
     SPREAD_AFTER.lastIndex = token.end;
     const joiner = SPREAD_AFTER.exec(text);
     const spread = joiner === null ? null : readNumberAt(text, token.end + joiner[0].length);
-    if (spread === null) continue;
+    if (spread === null || isEvidence(text, token.start, token.end)) continue;
     const shared = scaleOf(text, token) === undefined ? (scaleOf(text, spread) ?? 1) : 1;
     const mean = token.value * shared;
     // "$28.0bn ± 2%": a spread in percent of a figure that is not one is relative to it.
@@ -161,10 +163,14 @@ function rangeOf(text: string, low: NumberToken, high: NumberToken): Interval | 
   };
 }
 
-/** The last figure, passing over calendar years unless nothing else is written. */
+/**
+ * The last figure not followed by its source or the past ("$1.8 trillion last year"), passing
+ * over calendar years unless nothing else is written.
+ */
 export function lastQuantity(text: string): NumberToken | null {
   let last: NumberToken | null = null;
   for (const token of numbersFromEnd(text).backwards()) {
+    if (sourcedAfter(text, token.end)) continue;
     if (!isYearLike(token)) return token;
     last ??= token;
   }

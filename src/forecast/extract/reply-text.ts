@@ -39,6 +39,15 @@ export function lastAnswerTag(text: string): string | null {
   return closeAt === -1 ? content : content.slice(0, closeAt);
 }
 
+/** The text after the last answer tag closes, or "" when it is not closed. */
+export function afterLastAnswerTag(text: string): string {
+  const lastOpen = matchesOf(text, OPEN_ANSWER_TAG).at(-1);
+  if (lastOpen === undefined) return "";
+  const from = lastOpen.index + lastOpen[0].length;
+  const closeAt = text.slice(from).search(CLOSE_ANSWER_TAG);
+  return closeAt === -1 ? "" : text.slice(from + closeAt).replace(CLOSE_ANSWER_TAG, "");
+}
+
 /** `text` with answer tags removed but their content kept. */
 export function withoutAnswerTagMarks(text: string): string {
   return text.includes("<") ? text.replace(ANSWER_TAG_MARK, "") : text;

@@ -20,6 +20,8 @@ export const NO_LABEL =
 // 45% base rate is too high" the figure is a reference, not the conclusion.
 const MARKED_CLAUSE = /^[^\n]{0,100}?(?=[.!?;](?:\s|$)|\n|$)/;
 export const MARKED_GAP = 30;
+// What follows the first term of a sum ("1 - 0.8 = 0.2"): that term is not the stated figure.
+export const TERM_OF_SUM = /^\s*(?:[−+×*/]|-\s)\s*\d/;
 // The only words that may stand between a marker and its figure: in "Final: I expect only modest
 // 60% support" the figure describes something else, and a later label states the answer.
 const MARKED_GAP_WORDS = new Set(

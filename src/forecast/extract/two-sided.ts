@@ -14,7 +14,7 @@ import { toProbability } from "./validate.js";
 
 // "60/40", "65-35", "70:30", "55 to 45": two shares of one hundred.
 const RATIO =
-  /(?<![\w.])(\d{1,2}(?:\.\d)?)\s*%?\s*(?:\/|-|–|—|:|\bto\b)\s*(\d{1,2}(?:\.\d)?)\s*%?(?![\w.]|\.\d)/g;
+  /(?<![\w.])(\d{1,2}(?:\.\d)?)\s*%?\s*(?:\/|-|–|—|:|\bto\b)\s*(\d{1,2}(?:\.\d)?)\s*%?(?!\w|\.\d)/g;
 // Words that may stand between a ratio and the side it favours.
 const TOWARDS =
   /^\s*(?:,\s*)?(?:(?:in\s+)?favou?r(?:ing)?\s+(?:of\s+)?|for\s+|towards?\s+|to\s+|on\s+)?(?:the\s+)?$/i;
@@ -72,18 +72,25 @@ function lettersIn(mentions: Mention[], start: number, end: number): Set<string 
 /**
  * "60/40 in favour of the Democrats": the first share for the side named right after; not a
  * ratio someone else gives ("bookmakers have it 60/40"). `blanked`: the paragraph, names blanked.
+ * Null when the paragraph also writes a split of its own that names no side ("Update: 50/50"):
+ * which of the two is the answer is then not settled.
  */
-function ratioStatements(paragraph: string, blanked: string, mentions: Mention[]): Statement[] {
+function ratioStatements(
+  paragraph: string,
+  blanked: string,
+  mentions: Mention[],
+): Statement[] | null {
   const found: Statement[] = [];
   for (const match of matchesOf(paragraph, RATIO)) {
     const first = Number(match[1]);
     const second = Number(match[2]);
-    if (Math.abs(first + second - 100) > 1 || first <= second) continue;
+    if (Math.abs(first + second - 100) > 1) continue;
     const end = match.index + match[0].length;
     if (isAttributed(blanked, { start: match.index, end })) continue;
     const named = mentions.find((mention) => mention.start >= end);
-    if (named?.letter === undefined || !TOWARDS.test(paragraph.slice(end, named.start))) continue;
-    found.push({ letter: named.letter, share: first / 100 });
+    const towards = named?.letter !== undefined && TOWARDS.test(paragraph.slice(end, named.start));
+    if (!towards || first <= second) return null;
+    found.push({ letter: named.letter as string, share: first / 100 });
   }
   return found;
 }
@@ -144,6 +151,7 @@ export function twoSidedChoice(
   if (mentions.some((mention) => mention.letter === AMBIGUOUS)) return null;
   const blanked = withNamesBlanked(paragraph, names);
   const ratios = ratioStatements(paragraph, blanked, mentions);
+  if (ratios === null) return null;
   const statements = ratios.length > 0 ? ratios : oneSideStatements(paragraph, blanked, mentions);
   const [statement] = statements;
   if (statements.length !== 1 || statement === undefined) return null;
