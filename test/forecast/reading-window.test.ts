@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import {
   CHOICE_WINDOW_CHARACTERS,
   choiceWindow,
+} from "../../src/forecast/extract/choice-window.js";
+import {
   READING_WINDOW_CHARACTERS,
   readingWindow,
 } from "../../src/forecast/extract/reading-window.js";
@@ -214,6 +216,21 @@ describe("option lines at the start of the part read", () => {
     expect(read("multiple_choice", reply).answer).toEqual({
       type: "multiple_choice",
       probabilities: { A: 0.4, B: 0.3, C: 0.2, D: 0.1 },
+    });
+  });
+
+  it("after a final marker are read whole when the list outgrows the window for lists", () => {
+    const reasons = Array.from({ length: 40 }, () => REASONING.join(" ")).join(" ");
+    const lines = ["Labour: 40%", "Conservative: 30%", "Reform UK: 20%", "Liberal Democrats: 10%"];
+    const reply = `${REASONING.join(" ").repeat(20)}\n\nFinal probabilities:\n${lines
+      .map((line) => `${line} (${reasons.slice(0, 1_200)})`)
+      .join("\n")}`;
+    const listLength = reply.length - reply.indexOf("Final probabilities:");
+    expect(listLength).toBeGreaterThan(CHOICE_WINDOW_CHARACTERS);
+    expect(listLength).toBeLessThan(READING_WINDOW_CHARACTERS);
+    expect(read("multiple_choice", reply)).toEqual({
+      answer: { type: "multiple_choice", probabilities: { A: 0.4, B: 0.3, C: 0.2, D: 0.1 } },
+      rule: "option_lines",
     });
   });
 

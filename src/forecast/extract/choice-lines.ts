@@ -18,7 +18,7 @@ const FINAL_WORD = /final/gi;
  * holds "final", found by one search of the text: testing the marker on each line of a long
  * reply of figures cost more than reading the lines.
  */
-function lastMarker(text: string): number {
+export function lastMarker(text: string): number {
   const found = matchesOf(text, FINAL_WORD);
   for (let next = found.length - 1; next >= 0; ) {
     const at = (found[next] as RegExpExecArray).index;

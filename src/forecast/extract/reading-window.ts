@@ -7,9 +7,6 @@
  * by the loose readings of a figure in prose: those would take a figure from the reasoning.
  */
 export const READING_WINDOW_CHARACTERS = 8_000;
-// Option lists are read line by line, each line's figures tied to the options it names, at about
-// five times the cost per character of the other readings; a final distribution is short.
-export const CHOICE_WINDOW_CHARACTERS = 4_000;
 
 // How far past the cut a line, then a sentence, is looked for to start the part read at: a
 // reply of one long line has no line start near its end.
@@ -51,18 +48,5 @@ function statementStart(text: string, from: number): number {
 export function readingWindow(text: string, characters = READING_WINDOW_CHARACTERS): ReadingWindow {
   if (text.length <= characters) return { text, start: 0, cut: false };
   const start = statementStart(text, text.length - characters);
-  return { text: text.slice(start), start, cut: true };
-}
-
-/**
- * The part of `text` option lists are read from, from the start of a whole line: the rest of a
- * line cut in two may read as another statement than the whole line ("… as Labour's.
- * Conservative: 20% …"). Nothing is left when it holds no line start.
- */
-export function choiceWindow(text: string): ReadingWindow {
-  const window = readingWindow(text, CHOICE_WINDOW_CHARACTERS);
-  if (!window.cut || text.charCodeAt(window.start - 1) === 10) return window;
-  const lineBreak = window.text.indexOf("\n");
-  const start = lineBreak === -1 ? text.length : window.start + lineBreak + 1;
   return { text: text.slice(start), start, cut: true };
 }
