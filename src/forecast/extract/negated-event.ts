@@ -2,7 +2,8 @@ import { matchesOf } from "./matches.js";
 import { nextWordMayStart } from "./next-word.js";
 
 // A chance stated for the event not happening: "the chance it does not pass at 85%", "85%
-// likely to fail", "odds it won't happen: 85%", "a 90% chance this doesn't happen".
+// likely to fail", "odds it won't happen: 85%", "a 90% chance this doesn't happen", "85% it
+// doesn't happen".
 const NEGATION = /\b(?:not|never|fail(?:s|ing|ed)?|cannot|\w+n['’]t)\b/gi;
 // "not high", "isn't negligible" qualify the chance itself, not the event.
 const QUALIFIER_AFTER =
@@ -10,8 +11,9 @@ const QUALIFIER_AFTER =
 // A condition ("if the court does not intervene") describes a scenario, not the event.
 const CONDITION = /\b(?:if|unless|when|provided|assuming|even|without)\b/i;
 const CHANCE_BEFORE = /\b(?:chances?|probability|likelihood|odds|risk)\b/gi;
+// "70% it doesn't happen": a figure followed by its event, with no chance word at all.
 const CHANCE_AFTER =
-  /^\s*(?:chance|probability|likelihood|odds|likely|confident|sure|certain|that|on)\b/i;
+  /^\s*(?:chance|probability|likelihood|odds|likely|confident|sure|certain|that|on|it|this)\b/i;
 const BEFORE_CLAUSE_END = /[;!?\n]|\.(?!\d)/g;
 const AFTER_CLAUSE_END =
   /[;:!?\n,]|\.(?!\d)|\b(?:but|and|or|so|although|though|while|whereas|because|given|since)\b/i;
@@ -40,7 +42,7 @@ function spanBefore(text: string, start: number): string {
 
 /** The words after the figure ending at `end` that say what it is the chance of. */
 function spanAfter(text: string, end: number): string {
-  if (!nextWordMayStart(text, end, "cplost")) return "";
+  if (!nextWordMayStart(text, end, "cplosti")) return "";
   const window = text.slice(end, end + REACH);
   if (!CHANCE_AFTER.test(window)) return "";
   const clauseEnd = AFTER_CLAUSE_END.exec(window);
