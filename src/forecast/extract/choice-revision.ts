@@ -18,8 +18,9 @@ export function revisesAfterChoices(text: string, options: OptionMap | null): bo
   const span = paragraphBefore(text, text.length);
   if (span === null || span.start === 0) return false;
   const last = text.slice(span.start, span.end);
-  if (EARLIER_SPLIT.test(plainText(last))) return extractChoices(last, options).kind === "found";
-  const commitment = lastCommitment(plainText(last), false);
+  const plain = plainText(last);
+  if (EARLIER_SPLIT.test(plain)) return extractChoices(last, options).kind === "found";
+  const commitment = lastCommitment(plain, false);
   return (
     commitment !== null &&
     commitment.rule === "revision" &&

@@ -17,9 +17,9 @@ export const CHOICE_WINDOW_CHARACTERS = 4_000;
 export function choiceWindow(text: string): ReadingWindow {
   const window = readingWindow(text, CHOICE_WINDOW_CHARACTERS);
   if (!window.cut) return window;
-  const reach = text.length - READING_WINDOW_CHARACTERS;
-  const marker = reach > 0 ? lastMarker(text.slice(reach)) : lastMarker(text);
-  const markerLine = marker === -1 ? -1 : lineStartBefore(text, Math.max(reach, 0) + marker);
+  const reach = Math.max(0, text.length - READING_WINDOW_CHARACTERS);
+  const marker = lastMarker(text.slice(reach));
+  const markerLine = marker === -1 ? -1 : lineStartBefore(text, reach + marker);
   if (markerLine !== -1 && markerLine >= reach && markerLine < window.start) {
     return { text: text.slice(markerLine), start: markerLine, cut: markerLine > 0 };
   }
